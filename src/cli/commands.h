@@ -1,0 +1,25 @@
+// The subcommands. Each lives in its own <name>_command.cpp: an options struct, a setup function
+// that binds flags on its CLI11 subcommand, and a run function that does the work and returns the
+// exit code (0 clean, 1 findings, 2 usage or input error).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace layoutcheck::cli {
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command setup_lint_command(CLI::App& parent);
+Command setup_diff_command(CLI::App& parent);
+Command setup_explain_command(CLI::App& parent);
+Command setup_render_command(CLI::App& parent);
+Command setup_probe_command(CLI::App& parent);
+Command setup_run_command(CLI::App& parent);
+Command setup_bench_command(CLI::App& parent);
+
+}  // namespace layoutcheck::cli

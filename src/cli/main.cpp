@@ -1,0 +1,44 @@
+// layoutcheck: layout contracts, one-hot probes and fair timing for ported GPU kernels.
+#include <exception>
+#include <iostream>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "common.h"
+#include "layoutcheck/contract/diagnostic.h"
+
+int main(int argc, char** argv) {
+  using namespace layoutcheck::cli;
+  CLI::App app{"layoutcheck: what every element of a buffer means, and what a kernel really reads"};
+  app.set_version_flag("--version", std::string("layoutcheck ") + LAYOUTCHECK_VERSION);
+  app.require_subcommand(1);
+
+  std::vector<Command> commands = {
+      setup_lint_command(app),  setup_diff_command(app),  setup_explain_command(app),
+      setup_render_command(app), setup_probe_command(app), setup_run_command(app),
+      setup_bench_command(app),
+  };
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);  // prints help, version or the usage error
+    return code == 0 ? kClean : kInputError;
+  }
+
+  for (const Command& command : commands) {
+    if (!command.app->parsed()) continue;
+    try {
+      return command.run();
+    } catch (const layoutcheck::InputError& error) {
+      for (const auto& diagnostic : error.diagnostics()) std::cerr << diagnostic.str() << "\n";
+      return kInputError;
+    } catch (const std::exception& error) {
+      std::cerr << "layoutcheck " << command.app->get_name() << ": error: " << error.what() << "\n";
+      return kInputError;
+    }
+  }
+  return kInputError;
+}

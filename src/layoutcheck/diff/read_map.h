@@ -1,0 +1,63 @@
+// A read map says, for each logical element a consumer (a kernel) expects, the physical offset it
+// actually reads it from. The static diff derives one from the consumer's contract; probes
+// recover one from a running kernel. Both are judged the same way against the producer's contract,
+// so "the probe verdict and the static diff agree" is a comparison of two MisreadReports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "layoutcheck/contract/contract.h"
+
+namespace layoutcheck {
+
+struct ReadMap {
+  static constexpr std::int64_t kUnresolved = -1;  // no candidate matched the response
+  static constexpr std::int64_t kAmbiguous = -2;   // several candidates matched equally well
+  static constexpr std::int64_t kNotRead = -3;     // the kernel never reads this element
+
+  // Indexed by the consumer's global element id (Contract::global_id).
+  std::vector<std::int64_t> offsets;
+
+  // What the consumer's contract says it reads: offsets[e] = consumer.offset_of(e).
+  static ReadMap from_contract(const Contract& consumer);
+};
+
+// A maximal run of consecutive physical offsets over which the producer's element and the
+// consumer's element both advance by one logical step, and differ.
+// Text form: "offsets 128-255 hold K[0,0:128] in the producer, read as Q[1,0:128] by the consumer"
+struct MisreadRun {
+  std::int64_t offset_begin = 0;  // inclusive
+  std::int64_t offset_end = 0;    // exclusive
+  std::string producer;           // "K[0,0:128]", "padding 'pad'[0:64]" or "nothing"
+  std::string consumer;           // "Q[1,0:128]"
+};
+
+struct FieldReport {
+  std::string name;
+  std::int64_t elements = 0;
+  std::int64_t misread = 0;
+  std::int64_t unresolved = 0;  // probes only: no unique match
+};
+
+struct MisreadReport {
+  std::int64_t elements = 0;  // logical elements per row
+  std::int64_t misread = 0;
+  std::int64_t unresolved = 0;
+  std::vector<FieldReport> fields;
+  std::vector<MisreadRun> runs;           // misread runs, by consumer element order
+  std::vector<std::uint8_t> misread_mask;  // per consumer global element: 1 = misread
+  std::vector<std::string> unresolved_elements;  // names, capped for display
+};
+
+// @pre producer and consumer have the same field names with the same shapes (else InputError,
+//      rule "incompatible", saying exactly what differs), and reads covers every consumer element.
+MisreadReport compare_reads(const Contract& producer, const Contract& consumer,
+                            const ReadMap& reads);
+
+// Throws InputError (rule "incompatible") unless both contracts have the same fields with the same
+// logical shapes; the message names the first difference ("field Z: [48,128] vs [32,128]").
+void require_same_fields(const Contract& producer, const Contract& consumer);
+
+}  // namespace layoutcheck
