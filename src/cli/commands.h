@@ -21,5 +21,6 @@ Command setup_render_command(CLI::App& parent);
 Command setup_probe_command(CLI::App& parent);
 Command setup_run_command(CLI::App& parent);
 Command setup_bench_command(CLI::App& parent);
+Command setup_codegen_command(CLI::App& parent);
 
 }  // namespace layoutcheck::cli

@@ -1,17 +1,60 @@
-// PLACEHOLDER: replaced by the real 'diff' subcommand.
+// layoutcheck diff PRODUCER CONSUMER: what a kernel built for CONSUMER's layout misreads when fed
+// buffers laid out by PRODUCER. Exit 0 when nothing is misread, 1 when something is.
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "common.h"
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/diff/diff.h"
+#include "layoutcheck/render/report_json.h"
+#include "layoutcheck/render/report_text.h"
 
 namespace layoutcheck::cli {
+namespace {
+
+struct DiffOptions {
+  std::string producer;
+  std::string consumer;
+  std::vector<std::string> assignments;
+  bool json = false;
+  std::optional<std::size_t> max_runs;
+};
+
+int run_diff(const DiffOptions& options) {
+  const LoadOptions load = load_options_from(options.assignments);
+  const Contract producer = load_contract(options.producer, load);
+  const Contract consumer = load_contract(options.consumer, load);
+  const MisreadReport report = diff_contracts(producer, consumer);
+  if (options.json)
+    std::cout << report_to_json(report, options.max_runs.value_or(kAllRuns)).dump();
+  else
+    std::cout << report_to_text(report, options.max_runs.value_or(kDefaultTextRuns));
+  return report.misread > 0 ? kFindings : kClean;
+}
+
+}  // namespace
 
 Command setup_diff_command(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("diff", "(not built yet)");
-  return {app, [] {
-            std::cerr << "layoutcheck diff: not built yet\n";
-            return kInputError;
-          }};
+  auto options = std::make_shared<DiffOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "diff",
+      "What a kernel built for CONSUMER's layout misreads when fed buffers laid out by PRODUCER. "
+      "Exit 0: nothing misread, 1: misread elements, 2: usage or input error");
+  app->add_option("PRODUCER", options->producer, "Contract of the buffer as written")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app->add_option("CONSUMER", options->consumer, "Contract the reading kernel was built for")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_set_option(app, options->assignments);
+  app->add_flag("--json", options->json, "Print the report as JSON");
+  app->add_option("--max-runs", options->max_runs,
+                  "Misread runs to list (text default 8, JSON default all)")
+      ->check(CLI::NonNegativeNumber);
+  return {app, [options] { return run_diff(*options); }};
 }
 
 }  // namespace layoutcheck::cli

@@ -1,17 +1,58 @@
-// PLACEHOLDER: replaced by the real 'explain' subcommand.
+// layoutcheck explain FILE (--offset N | --element 'V[7,8]'): which element an offset holds, or
+// where an element lives, with the mode arithmetic shown.
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "common.h"
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/render/explain.h"
 
 namespace layoutcheck::cli {
+namespace {
+
+struct ExplainOptions {
+  std::string file;
+  std::optional<std::int64_t> offset;
+  std::optional<std::string> element;
+  std::vector<std::string> assignments;
+  bool json = false;
+};
+
+int run_explain(const ExplainOptions& options) {
+  const Contract contract = load_contract(options.file, load_options_from(options.assignments));
+  const Explainer explainer(contract);
+  const Explanation explanation =
+      options.offset ? explainer.at_offset(*options.offset) : explainer.at_element(*options.element);
+  if (options.json)
+    std::cout << explanation_to_json(explanation).dump();
+  else
+    std::cout << explanation_to_text(explanation);
+  return kClean;
+}
+
+}  // namespace
 
 Command setup_explain_command(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("explain", "(not built yet)");
-  return {app, [] {
-            std::cerr << "layoutcheck explain: not built yet\n";
-            return kInputError;
-          }};
+  auto options = std::make_shared<ExplainOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "explain", "Offset -> element, or element -> offset, with the layout arithmetic shown");
+  app->add_option("FILE", options->file, "Contract")->required()->check(CLI::ExistingFile);
+  CLI::Option* offset =
+      app->add_option("--offset", options->offset, "Physical offset within one row (elements)");
+  CLI::Option* element =
+      app->add_option("--element", options->element, "Logical element, e.g. 'V[7,8]'");
+  offset->excludes(element);
+  element->excludes(offset);
+  add_set_option(app, options->assignments);
+  app->add_flag("--json", options->json, "Print the explanation as JSON");
+  app->callback([offset, element] {
+    if (offset->count() + element->count() != 1)
+      throw CLI::RequiredError("exactly one of --offset or --element");
+  });
+  return {app, [options] { return run_explain(*options); }};
 }
 
 }  // namespace layoutcheck::cli

@@ -1,17 +1,168 @@
-// PLACEHOLDER: replaced by the real 'lint' subcommand.
+// layoutcheck lint FILE... : parse every contract and run the layout rules, printing each finding
+// with file, line, column and a fix, then one summary line per file.
 #include <iostream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "common.h"
+#include "layoutcheck/check/lint.h"
+#include "layoutcheck/render/json.h"
 
 namespace layoutcheck::cli {
+namespace {
+
+struct LintOptions {
+  std::vector<std::string> files;
+  std::vector<std::string> assignments;
+  bool json = false;
+  std::int64_t max_elements = kDefaultElementCap;
+};
+
+struct FileResult {
+  std::string file;
+  std::optional<Contract> contract;
+  std::vector<Diagnostic> diagnostics;
+  bool unreadable = false;  // io error: an input error, not a finding
+};
+
+const char* severity_name(Severity severity) {
+  return severity == Severity::error ? "error" : severity == Severity::warning ? "warning" : "note";
+}
+
+FileResult lint_one(const std::string& file, const LoadOptions& options) {
+  FileResult result{file};
+  try {
+    ParseResult parsed = parse_contract_file(file, options);
+    result.diagnostics = std::move(parsed.diagnostics);
+    if (parsed.contract) {
+      std::vector<Diagnostic> checks = check_contract(*parsed.contract);
+      result.diagnostics.insert(result.diagnostics.end(), checks.begin(), checks.end());
+      result.contract = std::move(parsed.contract);
+    }
+  } catch (const InputError& error) {
+    result.diagnostics = error.diagnostics();
+    result.unreadable = true;
+  }
+  return result;
+}
+
+bool is_command_line(const Diagnostic& diagnostic) {
+  return diagnostic.where.file == "<command line>";
+}
+
+std::string summary(const FileResult& result) {
+  int errors = 0, warnings = 0;
+  for (const Diagnostic& d : result.diagnostics)
+    (d.severity == Severity::error ? errors : warnings) += d.severity != Severity::note;
+  const auto count = [](int n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  if (errors > 0)
+    return result.file + ": FAILED (" + count(errors, "error") +
+           (warnings ? ", " + count(warnings, "warning") : "") + ")";
+  const Contract& contract = *result.contract;
+  return result.file + ": ok (" + std::to_string(contract.elements()) + " elements/row, " +
+         count(static_cast<int>(contract.fields.size()), "field") +
+         (warnings ? ", " + count(warnings, "warning") : "") + ")";
+}
+
+void print_text(const std::vector<FileResult>& results) {
+  for (const FileResult& result : results) {
+    for (const Diagnostic& d : result.diagnostics) {
+      std::cout << d.where.str() << ": " << severity_name(d.severity) << "[" << d.rule
+                << "]: " << d.message << "\n";
+      if (!d.fix.empty()) std::cout << "    fix: " << d.fix << "\n";
+    }
+    std::cout << summary(result) << "\n";
+  }
+}
+
+void print_json(const std::vector<FileResult>& results) {
+  Json files = Json::array();
+  for (const FileResult& result : results) {
+    Json diagnostics = Json::array();
+    for (const Diagnostic& d : result.diagnostics)
+      diagnostics.push(Json::object()
+                           .set("file", d.where.file)
+                           .set("line", d.where.line)
+                           .set("column", d.where.column)
+                           .set("severity", severity_name(d.severity))
+                           .set("rule", d.rule)
+                           .set("message", d.message)
+                           .set("fix", d.fix));
+    Json entry = Json::object();
+    entry.set("file", result.file)
+        .set("ok", !has_errors(result.diagnostics))
+        .set("elements", result.contract ? Json(result.contract->elements()) : Json())
+        .set("diagnostics", std::move(diagnostics));
+    files.push(std::move(entry));
+  }
+  std::cout << Json::object().set("files", std::move(files)).dump() << "\n";
+}
+
+int run_lint(const LintOptions& lint) {
+  LoadOptions options = load_options_from(lint.assignments);
+  options.element_cap = lint.max_elements;
+  options.ignore_unknown_overrides = lint.files.size() > 1;
+
+  std::vector<FileResult> results;
+  bool input_error = false, findings = false;
+  std::set<std::string> declared;  // symbols some linted contract declares
+  bool all_parsed = true;
+  for (const std::string& file : lint.files) {
+    results.push_back(lint_one(file, options));
+    const FileResult& result = results.back();
+    for (const Diagnostic& d : result.diagnostics)
+      input_error = input_error || (d.severity == Severity::error && is_command_line(d));
+    input_error = input_error || result.unreadable;
+    findings = findings || has_errors(result.diagnostics);
+    all_parsed = all_parsed && result.contract.has_value();
+    if (result.contract)
+      for (const Symbol& symbol : result.contract->symbols) declared.insert(symbol.name);
+  }
+  // With several files a --set only some of them declare is fine; one that none declares is not.
+  // (A file that failed to parse may declare it, so the check needs every file parsed.)
+  std::vector<Diagnostic> unused;
+  if (options.ignore_unknown_overrides && all_parsed)
+    for (const auto& [name, value] : options.overrides)
+      if (!declared.count(name) && !results.empty())
+        unused.push_back({SourceLocation{"<command line>"}, Severity::error, "unknown-symbol",
+                          "--set " + name + "=" + std::to_string(value) +
+                              ": none of the linted contracts has a symbol '" + name + "'",
+                          "check the symbol name"});
+
+  if (lint.json)
+    print_json(results);
+  else
+    print_text(results);
+  for (const Diagnostic& d : unused) std::cerr << d.str() << "\n";
+  if (input_error || !unused.empty()) return kInputError;
+  return findings ? kFindings : kClean;
+}
+
+}  // namespace
 
 Command setup_lint_command(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("lint", "(not built yet)");
-  return {app, [] {
-            std::cerr << "layoutcheck lint: not built yet\n";
-            return kInputError;
-          }};
+  auto lint = std::make_shared<LintOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "lint", "Check contracts: YAML and schema, symbols, bounds, overlaps, gaps, padding");
+  app->add_option("files", lint->files, "Contract files (YAML)")->required()->type_name("FILE");
+  add_set_option(app, lint->assignments);
+  app->add_flag("--json", lint->json, "Print the findings as JSON");
+  app->add_option("--max-elements", lint->max_elements,
+                  "Cap on logical elements and row size per contract (default 2^26)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
+  app->footer(
+      "Each finding prints as FILE:LINE:COL: error[RULE]: MESSAGE with a 'fix:' line, then one\n"
+      "summary line per file. Exit status: 0 when every file is clean (warnings allowed);\n"
+      "1 when a file has findings, including malformed YAML and format errors (finding them is\n"
+      "lint's job); 2 when a file cannot be read or the command line is wrong (bad or unknown\n"
+      "--set, a --set of a derived symbol such as G = HV / H).");
+  return {app, [lint] { return run_lint(*lint); }};
 }
 
 }  // namespace layoutcheck::cli

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   std::vector<Command> commands = {
       setup_lint_command(app),  setup_diff_command(app),  setup_explain_command(app),
       setup_render_command(app), setup_probe_command(app), setup_run_command(app),
-      setup_bench_command(app),
+      setup_bench_command(app), setup_codegen_command(app),
   };
 
   try {

@@ -37,6 +37,9 @@ struct Mode {
   std::string name;  // e.g. "r", "h"; may be empty for an unsplit dim
   std::int64_t size = 1;
   std::int64_t stride = 0;
+  // The expressions as written ("G", "2*K + 2*G*V"); codegen emits them symbolically.
+  std::string size_text;
+  std::string stride_text;
   SourceLocation where;
 };
 
@@ -54,6 +57,7 @@ struct Dim {
 struct Field {
   std::string name;
   std::int64_t offset = 0;  // offset of element [0, 0, ...]
+  std::string offset_text;  // as written, e.g. "2*H*K"; "0" when absent
   std::vector<Dim> dims;    // logical dims, outermost first (row-major logical order)
   std::vector<std::string> may_alias;  // fields this one may share offsets with
   std::string description;
@@ -119,6 +123,7 @@ struct Contract {
   std::vector<RowDim> rows;     // outermost first; may be empty for a single row
   std::int64_t row_size = 0;    // physical elements one row spans (declared or derived)
   bool row_size_declared = false;
+  SourceLocation row_size_where;  // the row_size key when declared, else the document
   std::vector<Field> fields;
   std::vector<Padding> padding;
   SourceLocation where;  // the document

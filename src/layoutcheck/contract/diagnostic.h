@@ -33,6 +33,10 @@ struct Diagnostic {
 
 bool has_errors(const std::vector<Diagnostic>& diagnostics);
 
+// The candidate closest to word by edit distance, if it is close enough to be a likely typo
+// ("strdie" -> "stride"); "" otherwise. Used for "did you mean" hints.
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates);
+
 // Thrown for input the tool cannot go on with (malformed file, bad --set, unknown element).
 // The CLI turns it into one clear line and exit code 2.
 class InputError : public std::runtime_error {

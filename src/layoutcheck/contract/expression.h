@@ -41,6 +41,8 @@ class Expression {
     std::int64_t value = 0;  // number
     std::string name;        // symbol
     int column = 0;          // 0-based column in text, for messages
+    int span_begin = 0;      // the subexpression this node computes, text[span_begin, span_end)
+    int span_end = 0;
   };
 
  private:

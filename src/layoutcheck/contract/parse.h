@@ -19,6 +19,9 @@ struct LoadOptions {
   // (G = HV / H) or an unknown one is an error.
   std::vector<std::pair<std::string, std::int64_t>> overrides;
   std::int64_t element_cap = kDefaultElementCap;
+  // Linting many files with one --set: a file that does not declare the symbol ignores it
+  // (the caller checks that some file declared it).
+  bool ignore_unknown_overrides = false;
 };
 
 struct ParseResult {

@@ -4,6 +4,7 @@
 // so "the probe verdict and the static diff agree" is a comparison of two MisreadReports.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,7 +31,7 @@ struct ReadMap {
 struct MisreadRun {
   std::int64_t offset_begin = 0;  // inclusive
   std::int64_t offset_end = 0;    // exclusive
-  std::string producer;           // "K[0,0:128]", "padding 'pad'[0:64]" or "nothing"
+  std::string producer;  // "K[0,0:128]", "padding 'pad'[0:64]", "nothing" or "beyond the row"
   std::string consumer;           // "Q[1,0:128]"
 };
 
@@ -41,14 +42,25 @@ struct FieldReport {
   std::int64_t unresolved = 0;  // probes only: no unique match
 };
 
+// At most this many runs are kept (a transposed 10^7-element state would otherwise make 10^7 of
+// them); MisreadReport::runs_total still counts all.
+inline constexpr std::size_t kMaxStoredRuns = 10000;
+inline constexpr std::size_t kMaxUnresolvedNames = 20;
+
 struct MisreadReport {
+  std::string producer;       // contract names, e.g. "qwen3_5.qkvz"
+  std::string consumer;
+  std::string producer_file;  // paths as given ("" for contracts built in code)
+  std::string consumer_file;
   std::int64_t elements = 0;  // logical elements per row
   std::int64_t misread = 0;
   std::int64_t unresolved = 0;
   std::vector<FieldReport> fields;
   std::vector<MisreadRun> runs;           // misread runs, by consumer element order
+  std::int64_t runs_total = 0;            // runs found (runs keeps the first kMaxStoredRuns)
   std::vector<std::uint8_t> misread_mask;  // per consumer global element: 1 = misread
-  std::vector<std::string> unresolved_elements;  // names, capped for display
+  std::vector<std::string> unresolved_elements;  // names, the first kMaxUnresolvedNames
+  std::vector<std::string> notes;  // differences that are allowed but worth saying (buffer names)
 };
 
 // @pre producer and consumer have the same field names with the same shapes (else InputError,
@@ -56,8 +68,9 @@ struct MisreadReport {
 MisreadReport compare_reads(const Contract& producer, const Contract& consumer,
                             const ReadMap& reads);
 
-// Throws InputError (rule "incompatible") unless both contracts have the same fields with the same
-// logical shapes; the message names the first difference ("field Z: [48,128] vs [32,128]").
+// Throws InputError (rule "incompatible") unless both contracts have the same dtype and the same
+// fields with the same logical shapes; the message names every difference ("fields missing in the
+// consumer: Z", "field V: producer [48,128], consumer [32,128]").
 void require_same_fields(const Contract& producer, const Contract& consumer);
 
 }  // namespace layoutcheck

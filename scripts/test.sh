@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# THE test command (README, second command; .ci/run calls it). On a fresh Debian 12 machine, as
+# root, it installs what it needs, then builds and tests every configuration CI cares about:
+#
+#   deps      Debian packages (scripts/install-deps.sh test); nothing when all are present
+#   cpu       Release, CPU only: every GoogleTest suite, the CLI tests, and consumer_project
+#             (cmake --install, then tests/consumer built and run against the installed package)
+#   bench     the lint/diff benchmark on a 10^7-element row and the other benchmarks: prints
+#             figures, judged by a reader, not by a threshold
+#   sanitize  the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   fuzz      libFuzzer on the contract parser for LAYOUTCHECK_FUZZ_SECONDS (30), seeded with the
+#             shipped contracts and tests/bad_contracts: no crash, no leak, no hang
+#   hip       the HIP backend for gfx906 and gfx90a with Debian's hipcc: compile and link; with no
+#             AMD GPU here the GPU tests must report SKIPPED (a failure is a failure)
+#   cuda      the CUDA backend for sm_90 when nvcc exists: compile and link; GPU tests run (and must
+#             pass) when an NVIDIA GPU is present, else they must skip
+#
+# Every stage runs even after an earlier one failed; the summary at the end lists each stage and
+# the exit code is non-zero when any failed. Local iteration: LAYOUTCHECK_SKIP_<STAGE>=1 skips a
+# stage (e.g. LAYOUTCHECK_SKIP_HIP=1); CI runs them all. Build trees live in build/<stage>
+# (LAYOUTCHECK_BUILD_ROOT), logs in build/logs. LAYOUTCHECK_JOBS overrides the parallelism.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo_root"
+build_root="${LAYOUTCHECK_BUILD_ROOT:-$repo_root/build}"
+log_dir="$build_root/logs"
+jobs="${LAYOUTCHECK_JOBS:-$(nproc)}"
+fuzz_seconds="${LAYOUTCHECK_FUZZ_SECONDS:-30}"
+mkdir -p "$log_dir"
+
+# Tests that cannot run under AddressSanitizer, as a ctest -E regex. Empty: every test runs.
+sanitize_exclude="${LAYOUTCHECK_SANITIZE_EXCLUDE:-}"
+
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+
+# ---- helpers (run inside a stage's subshell) ----
+
+note() { echo "$*" >>"$log_dir/$current_stage.note"; }
+skip_stage() {
+  note "$*"
+  exit 77
+}
+
+configure() {
+  local dir="$1"
+  shift
+  cmake -S "$repo_root" -B "$dir" -G Ninja "$@"
+}
+
+build() {
+  local dir="$1"
+  shift
+  cmake --build "$dir" --parallel "$jobs" "$@"
+}
+
+# ctest over a whole tree; the pass line goes into the summary.
+run_ctest() {
+  local dir="$1"
+  shift
+  local out="$log_dir/$current_stage.ctest"
+  ctest --test-dir "$dir" --output-on-failure --no-tests=error --parallel "$jobs" "$@" 2>&1 |
+    tee "$out"
+  note "$(grep -E 'tests passed|tests failed' "$out" | tail -n 1)"
+}
+
+# Runs the GPU test binary of a build with no usable GPU: it must exit 0, fail nothing and skip
+# at least one test, each skip with its message.
+expect_gpu_tests_skip() {
+  local binary="$1/tests/gpu_tests"
+  [[ -x "$binary" ]] || { echo "error: $binary was not built" >&2; return 1; }
+  local out="$log_dir/$current_stage.gpu_tests"
+  "$binary" 2>&1 | tee "$out"
+  if grep -q '^\[  FAILED  \]' "$out"; then
+    echo "error: GPU tests failed instead of skipping" >&2
+    return 1
+  fi
+  local skipped
+  # gtest's closing summary: "[  SKIPPED ] 3 tests, listed below:"
+  skipped="$(grep -oE '^\[  SKIPPED \] [0-9]+ tests?,' "$out" | grep -oE '[0-9]+' || true)"
+  if [[ -z "$skipped" || "$skipped" -eq 0 ]]; then
+    echo "error: no GPU test reported SKIPPED on a machine without a GPU" >&2
+    return 1
+  fi
+  note "gpu_tests: $skipped skipped (no GPU), 0 failed"
+}
+
+gpu_present_nvidia() { command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
+
+# ---- stages ----
+
+stage_deps() {
+  bash "$repo_root/scripts/install-deps.sh" test
+}
+
+stage_cpu() {
+  local dir="$build_root/cpu"
+  configure "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" \
+    -DLAYOUTCHECK_GPU_BACKEND=none -DLAYOUTCHECK_BUILD_TESTS=ON \
+    -DLAYOUTCHECK_BUILD_BENCHMARKS=ON "${launcher[@]}"
+  build "$dir"
+  # The install/consumer check is a ctest test; make sure it is there rather than silently absent.
+  ctest --test-dir "$dir" -N -R '^consumer_project$' | grep -q 'Total Tests: 1' ||
+    { echo "error: ctest test consumer_project is not registered" >&2; return 1; }
+  run_ctest "$dir"
+}
+
+stage_bench() {
+  local dir="$build_root/cpu"
+  [[ -f "$dir/CMakeCache.txt" ]] ||
+    configure "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" \
+      -DLAYOUTCHECK_GPU_BACKEND=none -DLAYOUTCHECK_BUILD_BENCHMARKS=ON "${launcher[@]}"
+  build "$dir" --target contract_benchmark
+  local out="$log_dir/bench.contract"
+  "$dir/tests/benchmarks/contract_benchmark" 2>&1 | tee "$out"
+  # One summary line per benchmark: name and wall time.
+  while read -r name time unit _; do
+    note "$name: $time $unit"
+  done < <(grep -E '^BM_' "$out" || true)
+  # The other benchmarks (probe sweep, ...) when they exist.
+  local other
+  for other in "$dir"/tests/benchmarks/*_benchmark; do
+    [[ -x "$other" && "$(basename "$other")" != contract_benchmark ]] || continue
+    echo "---- $(basename "$other")"
+    "$other"
+  done
+}
+
+stage_sanitize() {
+  local dir="$build_root/sanitize"
+  # -O1 -g1 keeps asserts, gives ASan line numbers, and keeps the numeric tests fast enough.
+  configure "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" -DLAYOUTCHECK_SANITIZE=ON \
+    -DLAYOUTCHECK_GPU_BACKEND=none -DLAYOUTCHECK_BUILD_TESTS=ON \
+    -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${launcher[@]}"
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  build "$dir"
+  if [[ -n "$sanitize_exclude" ]]; then
+    note "excluded under ASan: $sanitize_exclude"
+    run_ctest "$dir" -E "$sanitize_exclude"
+  else
+    run_ctest "$dir"
+  fi
+}
+
+stage_fuzz() {
+  local dir="$build_root/fuzz"
+  configure "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DLAYOUTCHECK_BUILD_FUZZERS=ON -DLAYOUTCHECK_BUILD_TESTS=OFF \
+    -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF -DLAYOUTCHECK_GPU_BACKEND=none "${launcher[@]}"
+  build "$dir" --target parse_contract_fuzzer
+
+  # Seeds: every shipped contract and every bad contract. New inputs go to a fresh work corpus.
+  local seeds="$dir/seeds" corpus="$dir/corpus" artifacts="$dir/artifacts"
+  rm -rf "$seeds" "$corpus" "$artifacts"
+  mkdir -p "$seeds" "$corpus" "$artifacts"
+  local count=0 file
+  while IFS= read -r -d '' file; do
+    cp "$file" "$seeds/$(echo "${file#"$repo_root"/}" | tr '/' '_')"
+    count=$((count + 1))
+  done < <(find "$repo_root/contracts" -name '*.yaml' -print0
+           [[ -d "$repo_root/tests/bad_contracts" ]] &&
+             find "$repo_root/tests/bad_contracts" -type f -print0)
+  [[ "$count" -gt 0 ]] || { echo "error: no seed contracts found" >&2; return 1; }
+
+  local dict=()
+  [[ -f "$repo_root/tests/fuzz/contract.dict" ]] && dict=(-dict="$repo_root/tests/fuzz/contract.dict")
+  local out="$log_dir/fuzz.run"
+  "$dir/tests/fuzz/parse_contract_fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 \
+    -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
+    "$corpus" "$seeds" 2>&1 | tee "$out"
+  note "$count seeds, $(grep -E '^stat::number_of_executed_units' "$out" | awk '{print $2}') inputs in ${fuzz_seconds} s, corpus +$(find "$corpus" -type f | wc -l)"
+}
+
+stage_hip() {
+  command -v hipcc >/dev/null || { echo "error: hipcc not found (Debian: hipcc)" >&2; return 1; }
+  local dir="$build_root/hip"
+  configure "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=hipcc \
+    -DLAYOUTCHECK_GPU_BACKEND=hip -DLAYOUTCHECK_HIP_ARCHS="gfx906;gfx90a" \
+    -DLAYOUTCHECK_BUILD_TESTS=ON -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF
+  # The AMD build is proved by the GPU library, the CLI and the GPU tests; the CPU suites are
+  # the same sources the cpu stage already built and ran.
+  build "$dir" --target layoutcheck_cli gpu_tests
+  expect_gpu_tests_skip "$dir"
+}
+
+stage_cuda() {
+  local nvcc
+  nvcc="$(command -v nvcc || true)"
+  if [[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]]; then nvcc=/usr/local/cuda/bin/nvcc; fi
+  [[ -n "$nvcc" ]] || skip_stage "no nvcc on this machine"
+  local dir="$build_root/cuda"
+  configure "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DLAYOUTCHECK_GPU_BACKEND=cuda -DLAYOUTCHECK_CUDA_ARCHS=90 \
+    -DLAYOUTCHECK_BUILD_TESTS=ON -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${launcher[@]}"
+  if gpu_present_nvidia; then
+    build "$dir"
+    run_ctest "$dir"
+  else
+    build "$dir" --target layoutcheck_cli gpu_tests
+    expect_gpu_tests_skip "$dir"
+  fi
+}
+
+# ---- driver ----
+
+stages=(deps cpu bench sanitize fuzz hip cuda)
+summary=()
+failed=0
+current_stage=""
+
+run_stage() {
+  local name="$1"
+  local skip_var="LAYOUTCHECK_SKIP_${name^^}"
+  if [[ "${!skip_var:-0}" == 1 ]]; then
+    summary+=("$(printf 'SKIP  %-9s %6s  %s' "$name" "-" "($skip_var=1)")")
+    return
+  fi
+  current_stage="$name"
+  rm -f "$log_dir/$name.note"
+  printf '\n========== %s ==========\n' "$name"
+  local start=$SECONDS rc
+  set +e
+  (set -euo pipefail; "stage_$name") 2>&1 | tee "$log_dir/$name.log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  local took="$((SECONDS - start))s" status
+  case "$rc" in
+    0) status=PASS ;;
+    77) status=SKIP ;;
+    *) status=FAIL failed=1 ;;
+  esac
+  local detail=""
+  [[ -f "$log_dir/$name.note" ]] && detail="$(paste -sd ';' "$log_dir/$name.note" | sed 's/;/; /g')"
+  [[ "$status" == FAIL ]] && detail="exit $rc, log: ${log_dir#"$repo_root"/}/$name.log${detail:+; $detail}"
+  summary+=("$(printf '%s  %-9s %6s  %s' "$status" "$name" "$took" "$detail")")
+}
+
+total_start=$SECONDS
+for stage in "${stages[@]}"; do run_stage "$stage"; done
+
+printf '\n========== layoutcheck test summary (%ss) ==========\n' "$((SECONDS - total_start))"
+printf '%s\n' "${summary[@]}"
+if [[ "$failed" -ne 0 ]]; then
+  echo "RESULT: FAILED"
+  exit 1
+fi
+echo "RESULT: all stages passed"

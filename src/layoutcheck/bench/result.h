@@ -1,0 +1,95 @@
+// The result model of one bench run: what every renderer (Markdown, JSON, SVG) reads, and the
+// only thing they read. One run = one device, one copy-bandwidth measurement, several paths over
+// identical inputs, each with its declared stages, its gate record and verdict, and its timings
+// per batch. An INVALID path keeps its gates and reasons but has no timings: it is never compared.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "layoutcheck/bench/gates.h"
+#include "layoutcheck/bench/statistics.h"
+#include "layoutcheck/bench/traffic.h"
+
+namespace layoutcheck {
+
+// Device-to-device copy of a large buffer, timed in the same run as the paths.
+struct CopyBandwidth {
+  std::int64_t bytes_per_copy = 0;  // bytes read + bytes written by one copy
+  std::vector<double> copy_us;      // one sample per timed copy
+  Summary copy;                     // of copy_us
+  double bytes_per_second() const;  // bytes_per_copy over the median copy time
+};
+
+struct TimingMethod {
+  int warmup_replays = 0;
+  int replays = 0;      // timed graph replays per path and batch
+  int hot_replays = 0;  // timed replays of the single-layer graph
+};
+
+struct BatchTiming {
+  std::int64_t batch = 0;
+  // One sample per graph replay: the replay's time divided by the layers it holds.
+  std::vector<double> per_layer_us;
+  Summary per_layer;
+  // Hot: a graph of one layer replayed over the same buffers, so they stay cache-resident. Not
+  // production-like; shown labelled, never used for speed-ups.
+  std::vector<double> hot_us;
+  Summary hot;
+};
+
+struct PathResult {
+  std::string name;         // "baseline", "adapter+upstream", "native", "upstream-direct"
+  std::string description;  // one line
+  std::vector<StageTraffic> stages;
+  GateRecord gates;
+  Validity validity;
+  std::vector<BatchTiming> timings;  // one per benched batch; empty when INVALID
+  // A negative control is fed a layout it does not expect (upstream-direct): it must come out
+  // INVALID, and shows what the gates and probes catch. A VALID control means they missed it.
+  bool negative_control = false;
+
+  const BatchTiming* timing_at(std::int64_t batch) const;  // nullptr when not timed
+};
+
+struct BenchReport {
+  std::string case_name;  // "gdn-decode"
+  std::string command;    // the command line that produced it
+  std::string device;     // "NVIDIA H200 (sm_90)", or "synthetic" in tests
+  std::string backend;    // "cuda", "hip"
+  std::vector<std::pair<std::string, std::int64_t>> sizes;  // {"H", 16}, {"HV", 48}, ...
+  std::string state_dtype = "fp32";
+  std::int64_t layers = 0;
+  std::vector<std::int64_t> batches;
+  TimingMethod method;
+  CopyBandwidth copy_bandwidth;
+  // The fewest bytes any correct implementation moves per layer (each input read once, each
+  // output written once): divided by the copy bandwidth, the floor line of the chart.
+  ByteCount minimum_traffic;
+  GateThresholds thresholds;
+  std::string baseline;  // the path every speed-up column is relative to
+  // Further pairs {candidate, reference} whose ratio the report lists, e.g. native vs
+  // adapter+upstream. Printed only where both are VALID.
+  std::vector<std::pair<std::string, std::string>> comparisons;
+  std::vector<PathResult> paths;
+
+  const PathResult* path(const std::string& name) const;  // nullptr when absent
+};
+
+// Minimum-traffic floor at `batch`, in µs per layer, at the measured copy bandwidth.
+double minimum_floor_us(const BenchReport& report, std::int64_t batch);
+
+// How many times faster `candidate` is than `reference` at `batch`: the ratio of their median
+// per-layer times from the same run. nullopt unless both paths exist, are VALID and were timed at
+// that batch: no ratio is ever produced for an INVALID path.
+std::optional<double> speedup(const BenchReport& report, const std::string& candidate,
+                              const std::string& reference, std::int64_t batch);
+
+// Findings of a bench run (exit code 1): each path that is INVALID though it is not a negative
+// control, and each negative control that came out VALID. Empty when the run is clean.
+std::vector<std::string> findings(const BenchReport& report);
+
+}  // namespace layoutcheck

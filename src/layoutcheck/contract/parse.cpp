@@ -1,0 +1,672 @@
+// YAML -> Contract in one pass: each key is read, type-checked and (for expressions) evaluated
+// against the symbols, which are resolved first. Problems are collected, not thrown, so one run
+// reports everything it can; an expression that depends on a symbol that already failed is
+// skipped rather than reported again.
+#include "layoutcheck/contract/parse.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "layoutcheck/check/lint.h"
+
+namespace layoutcheck {
+namespace {
+
+struct Entry {
+  YAML::Node key;
+  YAML::Node value;
+};
+
+// A mapping's keys after the duplicate and unknown-key checks; first occurrence wins.
+class MapView {
+ public:
+  const Entry* get(std::string_view key) const {
+    for (const auto& [name, entry] : entries_)
+      if (name == key) return &entry;
+    return nullptr;
+  }
+  void add(std::string name, Entry entry) { entries_.emplace_back(std::move(name), entry); }
+  // Keys an unknown key was taken to be a typo of: their absence is not reported again.
+  std::vector<std::string> suggested;
+
+ private:
+  std::vector<std::pair<std::string, Entry>> entries_;
+};
+
+std::string type_name(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+      return "nothing (null)";
+    case YAML::NodeType::Scalar:
+      return "the scalar '" + node.Scalar() + "'";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    default:
+      return "nothing";
+  }
+}
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+    return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+class Reader {
+ public:
+  Reader(std::string file, const LoadOptions& options) : file_(std::move(file)), options_(options) {}
+
+  std::vector<Diagnostic> diagnostics;
+
+  std::optional<Contract> read(const YAML::Node& root);
+
+ private:
+  // ---- locations and errors ----
+  SourceLocation at(const YAML::Node& node) const {
+    const YAML::Mark mark = node.Mark();
+    if (mark.line < 0) return {file_};
+    return {file_, mark.line + 1, mark.column + 1};
+  }
+  // A null value has no position of its own (yaml-cpp marks the next token): use its key.
+  SourceLocation at(const Entry& entry) const {
+    return entry.value.IsNull() ? at(entry.key) : at(entry.value);
+  }
+  void error(SourceLocation where, std::string rule, std::string message, std::string fix = {}) {
+    diagnostics.push_back(
+        {std::move(where), Severity::error, std::move(rule), std::move(message), std::move(fix)});
+  }
+  void add(const InputError& failure) {
+    diagnostics.insert(diagnostics.end(), failure.diagnostics().begin(),
+                       failure.diagnostics().end());
+  }
+
+  // ---- typed access ----
+  std::optional<MapView> map(const YAML::Node& node, const SourceLocation& where,
+                             const std::string& what, const std::vector<std::string>& allowed);
+  const Entry* require(const MapView& view, const SourceLocation& where, const std::string& what,
+                       const char* key);
+  std::optional<std::string> string(const Entry* entry, const std::string& what);
+  std::optional<Expression> expression(const Entry* entry, const std::string& what);
+  std::optional<std::int64_t> value(const Entry* entry, const std::string& what);
+  std::optional<std::int64_t> evaluate(const Expression& expression);
+  std::optional<std::int64_t> positive(const Entry* entry, const std::string& what);
+  std::optional<std::int64_t> non_negative(const Entry* entry, const std::string& what);
+  template <class Read>
+  void list(const Entry* entry, const std::string& what, Read&& read_item);
+
+  // ---- sections ----
+  void read_symbols(const Entry* entry, Contract& contract);
+  void apply_overrides(Contract& contract);
+  void resolve_derived(Contract& contract);
+  std::optional<Field> read_field(const YAML::Node& node);
+  std::optional<Dim> read_dim(const YAML::Node& node, const std::string& owner);
+  std::optional<Mode> read_mode(const YAML::Node& node, const std::string& owner);
+  void check_sizes(Contract& contract);
+
+  std::string file_;
+  const LoadOptions& options_;
+  SymbolTable symbols_;
+  std::set<std::string, std::less<>> failed_symbols_;  // symbols whose value is unknown
+};
+
+std::optional<MapView> Reader::map(const YAML::Node& node, const SourceLocation& where,
+                                   const std::string& what,
+                                   const std::vector<std::string>& allowed) {
+  if (!node.IsMap()) {
+    error(where, "type", what + " must be a mapping, got " + type_name(node),
+          "write it as 'key: value' lines (keys: " + join(allowed) + ")");
+    return std::nullopt;
+  }
+  MapView view;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const YAML::Node key = it->first;
+    if (!key.IsScalar()) {
+      error(at(key), "type", "keys of " + what + " must be plain names, got " + type_name(key));
+      continue;
+    }
+    const std::string name = key.Scalar();
+    if (const Entry* first = view.get(name)) {
+      error(at(key), "duplicate-key",
+            "duplicate key '" + name + "' in " + what + " (first at line " +
+                std::to_string(at(first->key).line) + ")",
+            "remove one of the two");
+      continue;
+    }
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      const std::string guess = closest_name(name, allowed);
+      view.suggested.push_back(guess);
+      error(at(key), "unknown-key", "unknown key '" + name + "' in " + what,
+            (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "valid keys: " + join(allowed));
+      continue;
+    }
+    view.add(name, {key, it->second});
+  }
+  return view;
+}
+
+const Entry* Reader::require(const MapView& view, const SourceLocation& where,
+                             const std::string& what, const char* key) {
+  const Entry* entry = view.get(key);
+  const auto& typos = view.suggested;
+  if (!entry && std::find(typos.begin(), typos.end(), key) == typos.end())
+    error(where, "missing-key", what + " has no '" + key + "'", std::string("add '") + key + ":'");
+  return entry;
+}
+
+std::optional<std::string> Reader::string(const Entry* entry, const std::string& what) {
+  if (!entry) return std::nullopt;
+  if (!entry->value.IsScalar()) {
+    error(at(*entry), "type", what + " must be a string, got " + type_name(entry->value));
+    return std::nullopt;
+  }
+  return entry->value.Scalar();
+}
+
+std::optional<Expression> Reader::expression(const Entry* entry, const std::string& what) {
+  if (!entry) return std::nullopt;
+  if (!entry->value.IsScalar()) {
+    error(at(*entry), "type",
+          what + " must be an integer or an expression string, got " + type_name(entry->value),
+          "e.g. 128 or \"2*K\"");
+    return std::nullopt;
+  }
+  SourceLocation where = at(*entry);
+  // Quoted scalars are marked at the quote; single-line plain scalars at their first character.
+  if (entry->value.Tag() == "!") ++where.column;
+  try {
+    return Expression::parse(entry->value.Scalar(), where);
+  } catch (const InputError& failure) {
+    add(failure);
+    return std::nullopt;
+  }
+}
+
+std::optional<std::int64_t> Reader::evaluate(const Expression& expression) {
+  for (const std::string& name : expression.symbols())
+    if (failed_symbols_.count(name)) return std::nullopt;  // already reported
+  try {
+    return expression.evaluate(symbols_);
+  } catch (const InputError& failure) {
+    add(failure);
+    return std::nullopt;
+  }
+}
+
+std::optional<std::int64_t> Reader::value(const Entry* entry, const std::string& what) {
+  const std::optional<Expression> parsed = expression(entry, what);
+  return parsed ? evaluate(*parsed) : std::nullopt;
+}
+
+std::optional<std::int64_t> Reader::positive(const Entry* entry, const std::string& what) {
+  const std::optional<std::int64_t> result = value(entry, what);
+  if (result && *result <= 0) {
+    error(at(*entry), "size", what + " must be positive, got " + std::to_string(*result),
+          "sizes are element counts of at least 1");
+    return std::nullopt;
+  }
+  return result;
+}
+
+std::optional<std::int64_t> Reader::non_negative(const Entry* entry, const std::string& what) {
+  const std::optional<std::int64_t> result = value(entry, what);
+  if (result && *result < 0) {
+    error(at(*entry), "negative", what + " must not be negative, got " + std::to_string(*result),
+          "offsets and strides count elements forward from the start of the row");
+    return std::nullopt;
+  }
+  return result;
+}
+
+template <class Read>
+void Reader::list(const Entry* entry, const std::string& what, Read&& read_item) {
+  if (!entry) return;
+  if (!entry->value.IsSequence()) {
+    error(at(*entry), "type", what + " must be a list, got " + type_name(entry->value),
+          "write one '- ' item per line");
+    return;
+  }
+  for (const YAML::Node& item : entry->value) read_item(item);
+}
+
+void Reader::read_symbols(const Entry* entry, Contract& contract) {
+  if (!entry) return;
+  if (!entry->value.IsMap()) {
+    error(at(*entry), "type", "symbols must be a mapping, got " + type_name(entry->value),
+          "write one 'NAME: value' line per symbol, e.g. 'H: 16' or 'G: HV / H'");
+    return;
+  }
+  std::set<std::string> seen;
+  for (auto it = entry->value.begin(); it != entry->value.end(); ++it) {
+    const Entry symbol_entry{it->first, it->second};
+    const std::string name = it->first.IsScalar() ? it->first.Scalar() : "";
+    if (!is_identifier(name)) {
+      error(at(it->first), "name", "symbol name '" + name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
+      continue;
+    }
+    if (!seen.insert(name).second) {
+      error(at(it->first), "duplicate-key", "duplicate symbol '" + name + "'", "remove one of the two");
+      continue;
+    }
+    Symbol symbol;
+    symbol.name = name;
+    symbol.where = at(it->first);
+    const std::optional<Expression> parsed = expression(&symbol_entry, "symbol " + name);
+    if (!parsed) {
+      failed_symbols_.insert(name);
+      continue;
+    }
+    if (parsed->symbols().empty()) {
+      const std::optional<std::int64_t> number = evaluate(*parsed);
+      if (!number) failed_symbols_.insert(name);
+      symbol.value = number.value_or(0);
+    } else {
+      symbol.derived_from = *parsed;
+    }
+    contract.symbols.push_back(std::move(symbol));
+  }
+}
+
+void Reader::apply_overrides(Contract& contract) {
+  std::vector<std::string> names;
+  for (const Symbol& symbol : contract.symbols) names.push_back(symbol.name);
+  const SourceLocation command_line{"<command line>"};
+  for (const auto& [name, number] : options_.overrides) {
+    const std::string setting = "--set " + name + "=" + std::to_string(number);
+    auto symbol = std::find_if(contract.symbols.begin(), contract.symbols.end(),
+                               [&](const Symbol& s) { return s.name == name; });
+    if (symbol == contract.symbols.end()) {
+      if (failed_symbols_.count(name) || options_.ignore_unknown_overrides) continue;
+      const std::string guess = closest_name(name, names);
+      error(command_line, "unknown-symbol",
+            setting + ": " + file_ + " has no symbol '" + name + "' (symbols: " + join(names) + ")",
+            guess.empty() ? "set one of the contract's symbols" : "did you mean '" + guess + "'?");
+    } else if (symbol->derived_from) {
+      const std::vector<std::string> inputs = symbol->derived_from->symbols();
+      error(command_line, "derived-symbol",
+            setting + ": " + name + " is derived (" + name + " = " +
+                symbol->derived_from->text() + ") and cannot be set",
+            "set " + (inputs.size() == 2 ? inputs[0] + " or " + inputs[1] : join(inputs)) + " instead");
+    } else {
+      symbol->value = number;
+      symbol->overridden = true;
+      failed_symbols_.erase(name);
+    }
+  }
+}
+
+void Reader::resolve_derived(Contract& contract) {
+  // Plain symbols first, then derived ones in declaration order, each seeing those before it.
+  for (const Symbol& symbol : contract.symbols)
+    if (!symbol.derived_from && !failed_symbols_.count(symbol.name))
+      symbols_.emplace(symbol.name, symbol.value);
+  for (Symbol& symbol : contract.symbols) {
+    if (!symbol.derived_from) continue;
+    const std::optional<std::int64_t> number = evaluate(*symbol.derived_from);
+    if (!number) {
+      failed_symbols_.insert(symbol.name);
+      continue;
+    }
+    symbol.value = *number;
+    symbols_.emplace(symbol.name, *number);
+  }
+}
+
+std::optional<Mode> Reader::read_mode(const YAML::Node& node, const std::string& owner) {
+  const std::optional<MapView> view = map(node, at(node), "a mode of " + owner, {"name", "size", "stride"});
+  if (!view) return std::nullopt;
+  Mode mode;
+  mode.where = at(node);
+  mode.name = string(view->get("name"), "mode name").value_or("");
+  const std::string what = (mode.name.empty() ? "a mode" : "mode '" + mode.name + "'") + " of " + owner;
+  const auto size = positive(require(*view, mode.where, what, "size"), "size of " + what);
+  const auto stride = non_negative(require(*view, mode.where, what, "stride"), "stride of " + what);
+  if (!size || !stride) return std::nullopt;
+  mode.size = *size;
+  mode.stride = *stride;
+  return mode;
+}
+
+std::optional<Dim> Reader::read_dim(const YAML::Node& node, const std::string& owner) {
+  const std::optional<MapView> view =
+      map(node, at(node), "a dim of " + owner, {"name", "size", "stride", "modes"});
+  if (!view) return std::nullopt;
+  Dim dim;
+  dim.where = at(node);
+  const std::optional<std::string> name = string(require(*view, dim.where, "a dim of " + owner, "name"), "dim name");
+  dim.name = name.value_or("?");
+  const std::string what = "dim '" + dim.name + "' of " + owner;
+  bool ok = name.has_value();
+  const Entry* size_entry = view->get("size");
+  if (const Entry* modes = view->get("modes")) {
+    if (const Entry* stride = view->get("stride"))
+      error(at(stride->key), "type", what + " has both 'modes' and 'stride'",
+            "a split dim takes its strides from its modes: remove 'stride'");
+    list(modes, "modes of " + what, [&](const YAML::Node& item) {
+      std::optional<Mode> mode = read_mode(item, what);
+      if (mode) dim.modes.push_back(std::move(*mode));
+      ok = ok && mode.has_value();
+    });
+    if (modes->value.IsSequence() && modes->value.size() == 0) {
+      error(at(*modes), "type", "modes of " + what + " is empty", "list at least one mode");
+      ok = false;
+    }
+    if (!modes->value.IsSequence()) ok = false;
+    const std::optional<std::int64_t> declared = positive(size_entry, "size of " + what);
+    if (ok && declared) {
+      std::int64_t product = 1;
+      std::string factors;
+      bool overflow = false;
+      for (const Mode& mode : dim.modes) {
+        overflow = overflow || __builtin_mul_overflow(product, mode.size, &product);
+        factors += (factors.empty() ? "" : "*") + std::to_string(mode.size);
+      }
+      if (overflow || product != *declared)
+        error(at(*size_entry), "size-mismatch",
+              what + " declares size " + std::to_string(*declared) + " but its modes multiply to " +
+                  factors + (overflow ? "" : " = " + std::to_string(product)),
+              "make the modes' sizes multiply to the dim's size, or drop 'size'");
+    }
+  } else {
+    Mode mode;
+    mode.where = dim.where;
+    const auto size = positive(require(*view, dim.where, what, "size"), "size of " + what);
+    const auto stride = non_negative(require(*view, dim.where, what, "stride"), "stride of " + what);
+    ok = ok && size && stride;
+    mode.size = size.value_or(1);
+    mode.stride = stride.value_or(0);
+    dim.modes.push_back(mode);
+  }
+  if (!ok) return std::nullopt;
+  return dim;
+}
+
+std::optional<Field> Reader::read_field(const YAML::Node& node) {
+  const std::optional<MapView> view =
+      map(node, at(node), "a field", {"name", "description", "offset", "dims", "may_alias"});
+  if (!view) return std::nullopt;
+  Field field;
+  field.where = at(node);
+  const std::optional<std::string> name = string(require(*view, field.where, "a field", "name"), "field name");
+  if (name && !is_identifier(*name))
+    error(at(*view->get("name")), "name", "field name '" + *name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
+  field.name = name.value_or("?");
+  const std::string what = "field '" + field.name + "'";
+  field.description = string(view->get("description"), "description of " + what).value_or("");
+  bool ok = name.has_value();
+  if (const Entry* offset = view->get("offset")) {
+    const auto value = non_negative(offset, "offset of " + what);
+    ok = ok && value;
+    field.offset = value.value_or(0);
+  }
+  const Entry* dims = require(*view, field.where, what, "dims");
+  list(dims, "dims of " + what, [&](const YAML::Node& item) {
+    std::optional<Dim> dim = read_dim(item, what);
+    if (dim) field.dims.push_back(std::move(*dim));
+    ok = ok && dim.has_value();
+  });
+  if (dims && dims->value.IsSequence() && dims->value.size() == 0)
+    error(at(*dims), "type", "dims of " + what + " is empty", "list at least one dim");
+  if (!dims || !dims->value.IsSequence() || dims->value.size() == 0) ok = false;
+  list(view->get("may_alias"), "may_alias of " + what, [&](const YAML::Node& item) {
+    if (item.IsScalar())
+      field.may_alias.push_back(item.Scalar());
+    else
+      error(at(item), "type", "may_alias of " + what + " must list field names, got " + type_name(item));
+  });
+  if (!ok) return std::nullopt;
+  return field;
+}
+
+// Element counts under the cap and every offset representable: after this, the model's
+// arithmetic (Field::elements, offset_of, the row map) cannot overflow.
+void Reader::check_sizes(Contract& contract) {
+  const std::string cap = std::to_string(options_.element_cap);
+  const std::string raise = "split the buffer, or raise the cap with --max-elements";
+  std::int64_t total = 0;
+  std::int64_t end = 0;  // highest used offset + 1
+  bool ok = true;
+  for (const Field& field : contract.fields) {
+    std::int64_t count = 1;
+    std::int64_t last = field.offset;  // strides are non-negative: the last offset is the largest
+    bool overflow = false;
+    for (const Dim& dim : field.dims)
+      for (const Mode& mode : dim.modes) {
+        std::int64_t reach = 0;
+        overflow = overflow || __builtin_mul_overflow(count, mode.size, &count) ||
+                   __builtin_mul_overflow(mode.size - 1, mode.stride, &reach) ||
+                   __builtin_add_overflow(last, reach, &last);
+      }
+    if (overflow || count > options_.element_cap) {
+      ok = false;
+      error(field.where, overflow ? "overflow" : "element-cap",
+            overflow ? "the sizes or offsets of field '" + field.name + "' overflow 64-bit integers"
+                     : "field '" + field.name + "' has " + std::to_string(count) +
+                           " elements, over the cap of " + cap + " elements per row",
+            overflow ? "use smaller sizes or strides" : raise);
+      continue;
+    }
+    total += count;
+    end = std::max(end, last + 1);
+  }
+  if (ok && total > options_.element_cap) {
+    ok = false;
+    error(contract.where, "element-cap",
+          "the fields hold " + std::to_string(total) + " elements per row, over the cap of " + cap, raise);
+  }
+  for (const Padding& padding : contract.padding) {
+    std::int64_t padding_end = 0;
+    if (__builtin_add_overflow(padding.offset, padding.size, &padding_end)) {
+      ok = false;
+      error(padding.where, "overflow", "padding '" + padding.name + "' ends past 64-bit offsets");
+    }
+    end = std::max(end, padding_end);
+  }
+  if (!ok) return;
+  if (!contract.row_size_declared) contract.row_size = end;
+  if (contract.row_size > options_.element_cap)
+    error(contract.row_size_where, "element-cap",
+          "the row spans " + std::to_string(contract.row_size) + " elements" +
+              (contract.row_size_declared ? "" : " (highest used offset + 1)") +
+              ", over the cap of " + cap,
+          raise);
+}
+
+std::optional<Contract> Reader::read(const YAML::Node& root) {
+  const std::vector<std::string> keys = {"layoutcheck", "name",   "buffer", "description",
+                                         "dtype",       "symbols", "rows",  "row_size",
+                                         "fields",      "padding"};
+  const SourceLocation document{file_, 1, 1};
+  if (root.IsNull()) {
+    error(document, "type", "the document is empty",
+          "a contract is a mapping with keys " + join(keys));
+    return std::nullopt;
+  }
+  const std::optional<MapView> view = map(root, document, "the contract", keys);
+  if (!view) return std::nullopt;
+  Contract contract;
+  contract.file = file_;
+  contract.where = document;
+
+  if (const auto version = string(require(*view, document, "the contract", "layoutcheck"), "layoutcheck");
+      version && *version != "1")
+    error(at(*view->get("layoutcheck")), "version",
+          "unsupported format version '" + *version + "'; this layoutcheck reads version 1",
+          "write 'layoutcheck: 1'");
+  contract.name = string(require(*view, document, "the contract", "name"), "name").value_or("");
+  contract.buffer = string(require(*view, document, "the contract", "buffer"), "buffer").value_or("");
+  contract.description = string(view->get("description"), "description").value_or("");
+  if (const auto dtype = string(require(*view, document, "the contract", "dtype"), "dtype")) {
+    if (const auto known = dtype_from_name(*dtype)) {
+      contract.dtype = *known;
+    } else {
+      const std::vector<std::string> valid = {"bf16", "fp16", "fp32", "fp64", "i8",
+                                              "u8",   "i16",  "i32",  "i64"};
+      const std::string guess = closest_name(*dtype, valid);
+      error(at(*view->get("dtype")), "dtype", "unknown dtype '" + *dtype + "' (valid: " + join(valid) + ")",
+            guess.empty() ? "use one of the valid dtypes" : "did you mean '" + guess + "'?");
+    }
+  }
+
+  read_symbols(view->get("symbols"), contract);
+  apply_overrides(contract);
+  resolve_derived(contract);
+
+  list(require(*view, document, "the contract", "fields"), "fields", [&](const YAML::Node& item) {
+    if (std::optional<Field> field = read_field(item)) contract.fields.push_back(std::move(*field));
+  });
+  const Entry* fields = view->get("fields");
+  if (fields && fields->value.IsSequence() && fields->value.size() == 0)
+    error(at(*fields), "type", "fields is empty", "declare at least one field");
+  for (std::size_t i = 0; i < contract.fields.size(); ++i) {
+    const Field& field = contract.fields[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (contract.fields[j].name == field.name)
+        error(field.where, "name",
+              "field name '" + field.name + "' is used twice (first at line " +
+                  std::to_string(contract.fields[j].where.line) + ")",
+              "give every field its own name");
+    for (const std::string& other : field.may_alias)
+      if (!contract.find_field(other)) {
+        std::vector<std::string> names;
+        for (const Field& f : contract.fields) names.push_back(f.name);
+        error(field.where, "may-alias",
+              "may_alias of field '" + field.name + "' names '" + other +
+                  "', which is not a field (fields: " + join(names) + ")");
+      }
+  }
+
+  list(view->get("padding"), "padding", [&](const YAML::Node& item) {
+    const auto region = map(item, at(item), "a padding region", {"name", "offset", "size", "fill"});
+    if (!region) return;
+    Padding padding;
+    padding.where = at(item);
+    padding.name = string(require(*region, padding.where, "a padding region", "name"), "padding name").value_or("?");
+    const std::string what = "padding '" + padding.name + "'";
+    const auto offset = non_negative(require(*region, padding.where, what, "offset"), "offset of " + what);
+    const auto size = positive(require(*region, padding.where, what, "size"), "size of " + what);
+    if (const Entry* fill = region->get("fill")) {
+      try {
+        padding.fill = fill->value.as<double>();
+      } catch (const YAML::Exception&) {
+        error(at(*fill), "type", "fill of " + what + " must be a number, got " + type_name(fill->value));
+      }
+    }
+    if (!offset || !size) return;
+    padding.offset = *offset;
+    padding.size = *size;
+    contract.padding.push_back(std::move(padding));
+  });
+
+  contract.row_size_where = document;
+  if (const Entry* row_size = view->get("row_size")) {
+    contract.row_size_declared = true;
+    contract.row_size_where = at(*row_size);
+    contract.row_size = positive(row_size, "row_size").value_or(0);
+  }
+  if (has_errors(diagnostics)) return std::nullopt;
+  check_sizes(contract);
+
+  list(view->get("rows"), "rows", [&](const YAML::Node& item) {
+    const auto row = map(item, at(item), "a row dim", {"name", "stride"});
+    if (!row) return;
+    RowDim dim;
+    dim.where = at(item);
+    dim.name = string(require(*row, dim.where, "a row dim", "name"), "row dim name").value_or("?");
+    dim.stride = contract.row_size;
+    if (const Entry* stride = row->get("stride"))
+      dim.stride = positive(stride, "stride of row dim '" + dim.name + "'").value_or(0);
+    contract.rows.push_back(std::move(dim));
+  });
+  if (has_errors(diagnostics)) return std::nullopt;
+  return contract;
+}
+
+// Contract files are small; anything past this is not a contract and is refused before parsing.
+constexpr std::streamoff kMaxFileBytes = 16 << 20;
+
+std::string read_text(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io",
+                                path + " is a directory, not a contract file", ""});
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in)
+    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io", "cannot read " + path,
+                                "check the path and its permissions"});
+  if (in.tellg() > kMaxFileBytes)
+    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io",
+                                path + " is larger than 16 MiB; it is not a contract", ""});
+  in.seekg(0);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+ParseResult parse_contract_text(std::string_view text, const std::string& file,
+                                const LoadOptions& options) {
+  Reader reader(file, options);
+  ParseResult result;
+  try {
+    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+    if (documents.size() > 1)
+      reader.diagnostics.push_back({SourceLocation{file, documents[1].Mark().line + 1, 1},
+                                    Severity::error, "yaml",
+                                    "a contract file holds one YAML document, this one has " +
+                                        std::to_string(documents.size()),
+                                    "split it into one file per contract"});
+    else
+      result.contract = reader.read(documents.empty() ? YAML::Node() : documents.front());
+  } catch (const YAML::ParserException& failure) {
+    reader.diagnostics.push_back({SourceLocation{file, failure.mark.line + 1, failure.mark.column + 1},
+                                 Severity::error, "yaml", "malformed YAML: " + failure.msg,
+                                 "fix the YAML syntax"});
+  } catch (const YAML::Exception& failure) {
+    reader.diagnostics.push_back({SourceLocation{file}, Severity::error, "yaml",
+                                  std::string("malformed YAML: ") + failure.what(), ""});
+  }
+  result.diagnostics = std::move(reader.diagnostics);
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+                   });
+  if (has_errors(result.diagnostics)) result.contract.reset();
+  return result;
+}
+
+ParseResult parse_contract_file(const std::string& path, const LoadOptions& options) {
+  return parse_contract_text(read_text(path), path, options);
+}
+
+Contract load_contract_text(std::string_view text, const std::string& file,
+                            const LoadOptions& options) {
+  ParseResult parsed = parse_contract_text(text, file, options);
+  if (!parsed.contract) throw InputError(std::move(parsed.diagnostics));
+  std::vector<Diagnostic> errors;
+  for (Diagnostic& diagnostic : check_contract(*parsed.contract))
+    if (diagnostic.severity == Severity::error) errors.push_back(std::move(diagnostic));
+  if (!errors.empty()) throw InputError(std::move(errors));
+  return std::move(*parsed.contract);
+}
+
+Contract load_contract(const std::string& path, const LoadOptions& options) {
+  return load_contract_text(read_text(path), path, options);
+}
+
+}  // namespace layoutcheck

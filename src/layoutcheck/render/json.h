@@ -1,0 +1,76 @@
+// The project's one JSON model: build a value, print it (pretty, keys in insertion order so output
+// is stable and diffable), or read one back (tests, tools that consume our own reports).
+//
+//   Json report = Json::object();
+//   report.set("misread", 16128).set("fields", Json::array().push(Json::object().set("name", "Q")));
+//   report.dump()  ->  {\n  "misread": 16128,\n  "fields": [\n    {\n      "name": "Q"\n ...
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace layoutcheck {
+
+class Json {
+ public:
+  using Array = std::vector<Json>;
+  using Object = std::vector<std::pair<std::string, Json>>;  // insertion order is output order
+  enum class Kind { null, boolean, integer, number, string, array, object };
+
+  Json() = default;
+  Json(std::nullptr_t) {}
+  Json(bool value) : value_(value) {}
+  template <class T>
+    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+  Json(T value) : value_(static_cast<std::int64_t>(value)) {}
+  Json(double value) : value_(value) {}
+  Json(const char* value) : value_(std::string(value)) {}
+  Json(std::string value) : value_(std::move(value)) {}
+  Json(std::string_view value) : value_(std::string(value)) {}
+
+  static Json array() { return Json(Array{}); }
+  static Json object() { return Json(Object{}); }
+
+  Kind kind() const { return static_cast<Kind>(value_.index()); }
+  bool is_null() const { return kind() == Kind::null; }
+
+  // Builders; both return *this so calls chain. set() replaces an existing key in place.
+  Json& push(Json value);
+  Json& set(std::string_view key, Json value);
+
+  // Readers; they throw std::logic_error on the wrong kind or a missing key.
+  bool as_bool() const;
+  std::int64_t as_int() const;
+  double as_double() const;  // integers too
+  const std::string& as_string() const;
+  const Array& items() const;
+  const Object& members() const;
+  const Json* find(std::string_view key) const;  // nullptr when absent or not an object
+  const Json& operator[](std::string_view key) const;
+  const Json& operator[](std::size_t index) const;
+  std::size_t size() const;  // items of an array, members of an object, else 0
+
+  // indent > 0: pretty, one member per line, short arrays of scalars on one line; 0: compact.
+  std::string dump(int indent = 2) const;
+
+  // Strict JSON (RFC 8259). Throws std::runtime_error naming line and column.
+  static Json parse(std::string_view text);
+
+ private:
+  explicit Json(Array value) : value_(std::move(value)) {}
+  explicit Json(Object value) : value_(std::move(value)) {}
+  void write(std::string& out, int indent, int depth) const;
+
+  std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, Array, Object> value_;
+};
+
+// "a\"b" with JSON escapes, quotes included.
+std::string json_quote(std::string_view text);
+
+}  // namespace layoutcheck

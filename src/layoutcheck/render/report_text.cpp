@@ -1,0 +1,83 @@
+#include "layoutcheck/render/report_text.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace layoutcheck {
+namespace {
+
+std::string pad_left(const std::string& text, std::size_t width) {
+  return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+}
+std::string pad_right(const std::string& text, std::size_t width) {
+  return text + std::string(width > text.size() ? width - text.size() : 0, ' ');
+}
+
+std::string label(const std::string& name, const std::string& file, const char* fallback) {
+  return !name.empty() ? name : !file.empty() ? file : fallback;
+}
+
+std::string run_line(const MisreadRun& run) {
+  const std::int64_t last = run.offset_end - 1;
+  const std::string where = run.offset_begin == last
+                                ? "offset " + std::to_string(last) + " holds "
+                                : "offsets " + std::to_string(run.offset_begin) + "-" +
+                                      std::to_string(last) + " hold ";
+  return where + run.producer + " in the producer, read as " + run.consumer + " by the consumer";
+}
+
+std::string field_table(const MisreadReport& report) {
+  const bool with_unresolved = report.unresolved > 0;
+  std::vector<std::vector<std::string>> rows{{"field", "elements", "misread"}};
+  if (with_unresolved) rows[0].push_back("unresolved");
+  for (const FieldReport& field : report.fields) {
+    rows.push_back({field.name, std::to_string(field.elements), std::to_string(field.misread)});
+    if (with_unresolved) rows.back().push_back(std::to_string(field.unresolved));
+  }
+  std::vector<std::size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  std::string text;
+  for (const auto& row : rows) {
+    text += "  " + pad_right(row[0], widths[0]);  // names left, counts right-aligned
+    for (std::size_t c = 1; c < row.size(); ++c) text += "  " + pad_left(row[c], widths[c]);
+    text += '\n';
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string report_title(const MisreadReport& report) {
+  return label(report.producer, report.producer_file, "producer") + " (producer) -> " +
+         label(report.consumer, report.consumer_file, "consumer") + " (consumer)";
+}
+
+std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
+  std::string text = report_title(report) + ": ";
+  const std::string elements = std::to_string(report.elements);
+  if (report.misread == 0 && report.unresolved == 0) {
+    text += "the layouts agree, all " + elements + " elements are read as written\n";
+  } else {
+    text += std::to_string(report.misread) + " of " + elements + " elements misread";
+    if (report.unresolved > 0) text += ", " + std::to_string(report.unresolved) + " unresolved";
+    text += "\n" + field_table(report);
+    const std::size_t shown = std::min(max_runs, report.runs.size());
+    for (std::size_t i = 0; i < shown; ++i) text += "  " + run_line(report.runs[i]) + "\n";
+    const std::int64_t more = report.runs_total - static_cast<std::int64_t>(shown);
+    if (more > 0)
+      text += "  ... and " + std::to_string(more) + " more run" + (more == 1 ? "" : "s") + "\n";
+    if (!report.unresolved_elements.empty()) {
+      text += "  unresolved (no unique match):";
+      for (const std::string& name : report.unresolved_elements) text += " " + name;
+      const std::int64_t hidden =
+          report.unresolved - static_cast<std::int64_t>(report.unresolved_elements.size());
+      if (hidden > 0) text += " ... and " + std::to_string(hidden) + " more";
+      text += "\n";
+    }
+  }
+  for (const std::string& note : report.notes) text += "  note: " + note + "\n";
+  return text;
+}
+
+}  // namespace layoutcheck

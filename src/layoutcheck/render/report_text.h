@@ -1,0 +1,27 @@
+// The text form of a MisreadReport: a short summary a reviewer pastes into a pull request.
+//
+//   qwen3_next.qkvz (producer) -> qwen3_5.qkvz (consumer): 16128 of 16384 elements misread
+//     field  elements  misread
+//     Q          2048     1920
+//     ...
+//     offsets 128-255 hold K[0,0:128] in the producer, read as Q[1,0:128] by the consumer
+//     ... and 120 more runs
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "layoutcheck/diff/read_map.h"
+
+namespace layoutcheck {
+
+inline constexpr std::size_t kDefaultTextRuns = 8;
+
+// "qwen3_5.qkvz (producer) -> qwen3_next.qkvz (consumer)"
+std::string report_title(const MisreadReport& report);
+
+// One line when the layouts agree; otherwise the title line, a per-field table and the first
+// max_runs runs. Every line ends in '\n'.
+std::string report_to_text(const MisreadReport& report, std::size_t max_runs = kDefaultTextRuns);
+
+}  // namespace layoutcheck

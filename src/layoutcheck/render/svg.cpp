@@ -1,0 +1,373 @@
+#include "layoutcheck/render/svg.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "layoutcheck/contract/row_map.h"
+
+namespace layoutcheck {
+namespace {
+
+constexpr std::size_t kMaxSegments = 4000;  // rectangles per row before heads are merged
+constexpr std::size_t kMaxBands = 2000;     // past this the moved runs are counted, not drawn
+constexpr int kPaddingField = -1;
+constexpr int kGapField = -2;
+constexpr double kMarginLeft = 150, kMarginRight = 24;
+constexpr double kStripHeight = 54;
+constexpr double kFontSize = 12, kLabelSize = 9;
+constexpr const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
+constexpr const char* kMisreadRed = "#d62728";
+constexpr const char* kPalette[] = {"#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2",
+                                    "#9c755f", "#edc948", "#ff9da7", "#bab0ac"};
+
+std::string num(double value) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, std::round(value * 10) / 10,
+                                 std::chars_format::fixed, 1).ptr;
+  std::string text(buffer, end);
+  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
+  return text == "-0" ? "0" : text;
+}
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+double text_width(std::string_view text, double font_size) {
+  return 0.6 * font_size * static_cast<double>(text.size());
+}
+
+// "#4e79a7" mixed with white; heads alternate between the colour and a lighter shade.
+std::string lighten(const std::string& colour, double amount) {
+  unsigned rgb = 0;
+  std::from_chars(colour.data() + 1, colour.data() + colour.size(), rgb, 16);
+  char out[8];
+  auto mix = [&](int shift) {
+    const double channel = static_cast<double>((rgb >> shift) & 0xFF);
+    return static_cast<unsigned>(std::lround(channel + (255 - channel) * amount));
+  };
+  std::snprintf(out, sizeof out, "#%02x%02x%02x", mix(16), mix(8), mix(0));
+  return out;
+}
+
+// Field colours by name, so a field has the same colour in both rows.
+class Colours {
+ public:
+  void add(const Contract& contract) {
+    for (const Field& field : contract.fields)
+      if (!by_name_.count(field.name))
+        by_name_[field.name] = kPalette[by_name_.size() % std::size(kPalette)];
+  }
+  const std::string& of(const std::string& field) const { return by_name_.at(field); }
+
+ private:
+  std::map<std::string, std::string> by_name_;
+};
+
+// One rectangle: consecutive offsets holding one head of one field (or padding, or a gap).
+struct Segment {
+  std::int64_t begin = 0, end = 0;  // offsets, end exclusive
+  int field = kGapField;            // field index, kPaddingField or kGapField
+  std::int64_t head = -1;           // outermost logical index; -1 once heads are merged
+};
+
+std::vector<Segment> row_segments(const Contract& contract, double px_per_offset) {
+  const RowMap rows = RowMap::build(contract);
+  std::vector<std::int64_t> head_size;  // elements per outermost index, per field
+  for (const Field& field : contract.fields)
+    head_size.push_back(field.dims.empty() ? 1 : field.elements() / field.dims[0].size());
+  auto segments_by = [&](bool with_heads) {
+    std::vector<Segment> segments;
+    for (std::int64_t offset = 0; offset < rows.size(); ++offset) {
+      Segment here{offset, offset + 1, kGapField, -1};
+      const std::uint32_t owner = rows.at(offset);
+      if (owner == RowMap::kPadding) {
+        here.field = kPaddingField;
+      } else if (owner != RowMap::kEmpty) {
+        const ElementRef element = contract.element_from_global(owner);
+        here.field = static_cast<int>(element.field);
+        if (with_heads) here.head = element.linear / head_size[element.field];
+      }
+      if (!segments.empty() && segments.back().field == here.field &&
+          segments.back().head == here.head)
+        segments.back().end = here.end;
+      else
+        segments.push_back(here);
+    }
+    return segments;
+  };
+  std::vector<Segment> segments = segments_by(true);
+  if (segments.size() > kMaxSegments) segments = segments_by(false);
+  if (segments.size() <= kMaxSegments) return segments;
+  // Finely interleaved fields: one rectangle per pixel column, coloured by its first offset.
+  std::vector<Segment> columns;
+  const double offsets_per_px = 1 / px_per_offset;
+  for (double start = 0; start < static_cast<double>(rows.size()); start += offsets_per_px) {
+    const auto begin = static_cast<std::int64_t>(start);
+    const auto end = std::min<std::int64_t>(rows.size(), static_cast<std::int64_t>(start + offsets_per_px) + 1);
+    const auto it = std::upper_bound(segments.begin(), segments.end(), begin,
+                                     [](std::int64_t o, const Segment& s) { return o < s.end; });
+    const int field = it->field;
+    if (!columns.empty() && columns.back().field == field)
+      columns.back().end = end;
+    else
+      columns.push_back({begin, end, field, -1});
+  }
+  return columns;
+}
+
+class Picture {
+ public:
+  Picture(double width, std::int64_t row_size) : width_(width) {
+    scale_ = (width - kMarginLeft - kMarginRight) / static_cast<double>(std::max<std::int64_t>(1, row_size));
+  }
+  double x(std::int64_t offset) const { return kMarginLeft + static_cast<double>(offset) * scale_; }
+  double scale() const { return scale_; }
+  double width() const { return width_; }
+  std::string& body() { return body_; }
+
+  void text(double x, double y, std::string_view content, double size, const std::string& extra = "") {
+    body_ += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + num(size) + "\"" +
+             extra + ">" + escape(content) + "</text>\n";
+  }
+  void line(double x1, double y1, double x2, double y2) {
+    body_ += "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" +
+             num(y2) + "\" stroke=\"#333333\" stroke-width=\"1\"/>\n";
+  }
+  void rect(double x, double y, double w, double h, const std::string& style) {
+    body_ += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(std::max(w, 0.1)) +
+             "\" height=\"" + num(h) + "\" " + style + "/>\n";
+  }
+
+  std::string finish(double height, const std::string& title) const {
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width_) + "\" height=\"" +
+           num(height) + "\" viewBox=\"0 0 " + num(width_) + " " + num(height) +
+           "\" font-family=\"" + kFont + "\">\n<title>" + escape(title) + "</title>\n" +
+           "<defs><pattern id=\"misread\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+           "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\" "
+           "fill-opacity=\"0.35\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"" +
+           std::string(kMisreadRed) + "\" stroke-width=\"2.5\"/></pattern>" +
+           "<pattern id=\"padding\" patternUnits=\"userSpaceOnUse\" width=\"5\" height=\"5\" "
+           "patternTransform=\"rotate(-45)\"><rect width=\"5\" height=\"5\" fill=\"#e6e6e6\"/>"
+           "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"5\" stroke=\"#aaaaaa\" stroke-width=\"1.5\"/>"
+           "</pattern></defs>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n" + body_ +
+           "</svg>\n";
+  }
+
+ private:
+  double width_, scale_;
+  std::string body_;
+};
+
+std::string symbols_line(const Contract& contract) {
+  std::string text;
+  for (const Symbol& symbol : contract.symbols)
+    text += (text.empty() ? "" : "  ") + symbol.name + "=" + std::to_string(symbol.value);
+  return text;
+}
+
+void draw_row(Picture& picture, const Contract& contract, const Colours& colours, double y,
+              const std::string& role) {
+  const std::vector<Segment> segments = row_segments(contract, picture.scale());
+  picture.text(12, y + kStripHeight / 2 - 4, role, kFontSize, " font-weight=\"bold\"");
+  picture.text(12, y + kStripHeight / 2 + 12, contract.name, kFontSize - 1, " fill=\"#444444\"");
+  for (const Segment& segment : segments) {
+    const double x0 = picture.x(segment.begin), w = picture.x(segment.end) - x0;
+    if (segment.field == kGapField) {
+      picture.rect(x0, y, w, kStripHeight, "fill=\"#ffffff\" stroke=\"#999999\" stroke-dasharray=\"3,2\"");
+      continue;
+    }
+    if (segment.field == kPaddingField) {
+      picture.rect(x0, y, w, kStripHeight, "fill=\"url(#padding)\"");
+      continue;
+    }
+    const Field& field = contract.fields[static_cast<std::size_t>(segment.field)];
+    const std::string& base = colours.of(field.name);
+    const std::string fill = segment.head % 2 == 1 ? lighten(base, 0.3) : base;
+    picture.rect(x0, y, w, kStripHeight,
+                 "fill=\"" + fill + "\"" + (w >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.6\"" : ""));
+    const std::string label =
+        segment.head >= 0 ? field.name + " h" + std::to_string(segment.head) : field.name;
+    const double length = text_width(label, kLabelSize) + 4;
+    const std::string anchor = " text-anchor=\"middle\" fill=\"#ffffff\"";
+    if (length <= w) {
+      picture.text(x0 + w / 2, y + kStripHeight / 2 + kLabelSize * 0.35, label, kLabelSize, anchor);
+    } else if (w >= kLabelSize + 1 && length <= kStripHeight) {  // narrow: write it upwards
+      const double cx = x0 + w / 2 + kLabelSize * 0.35, cy = y + kStripHeight / 2;
+      picture.text(0, 0, label, kLabelSize,
+                   anchor + " transform=\"translate(" + num(cx) + "," + num(cy) + ") rotate(-90)\"");
+    }
+  }
+  picture.rect(picture.x(0), y, picture.x(contract.row_size) - picture.x(0), kStripHeight,
+               "fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"");
+}
+
+// Ticks at a power of two when that divides the row evenly, else at 1-2-5 steps.
+void draw_axis(Picture& picture, std::int64_t row_size, DType dtype, double y) {
+  const double target = static_cast<double>(row_size) / 10;
+  std::int64_t step = 1;
+  while (static_cast<double>(step) * 2 <= target) step *= 2;
+  if (row_size % step != 0) {
+    step = 1;
+    for (std::int64_t decade = 1; step == 1 || static_cast<double>(step) < target / 2; decade *= 10)
+      for (std::int64_t factor : {1, 2, 5})
+        if (static_cast<double>(decade * factor) <= target) step = decade * factor;
+  }
+  picture.line(picture.x(0), y, picture.x(row_size), y);
+  for (std::int64_t tick = 0; tick <= row_size; tick += step) {
+    picture.line(picture.x(tick), y, picture.x(tick), y + 5);
+    picture.text(picture.x(tick), y + 17, std::to_string(tick), 10, " text-anchor=\"middle\"");
+  }
+  picture.text(12, y + 17, "offset (" + std::string(dtype_name(dtype)) + ")", 10,
+               " fill=\"#444444\"");
+}
+
+// Legend entries laid out left to right; returns the y below them.
+double draw_legend(Picture& picture, const Contract& contract, const Colours& colours, double y,
+                   bool with_misread) {
+  double x = kMarginLeft;
+  auto entry = [&](const std::string& style, const std::string& label) {
+    picture.rect(x, y - 10, 14, 12, style + " stroke=\"#333333\" stroke-width=\"0.5\"");
+    picture.text(x + 19, y, label, 11);
+    x += 19 + text_width(label, 11) + 18;
+  };
+  for (const Field& field : contract.fields) {
+    std::string shape;
+    for (const std::int64_t size : field.shape())
+      shape += (shape.empty() ? "" : ",") + std::to_string(size);
+    entry("fill=\"" + colours.of(field.name) + "\"", field.name + " [" + shape + "]");
+  }
+  if (!contract.padding.empty()) entry("fill=\"url(#padding)\"", "padding");
+  if (with_misread) {
+    entry("fill=\"url(#misread)\" stroke=\"" + std::string(kMisreadRed) + "\"",
+          "misread: the consumer expects another element here");
+    entry("fill=\"#888888\" fill-opacity=\"0.35\"", "band: where the producer holds it");
+  }
+  return y + 14;
+}
+
+// A run of logical elements that moved: consumer reads them at [consumer, +length), the producer
+// holds them at [producer, +length).
+struct Band {
+  std::int64_t consumer = 0, producer = 0, length = 0;
+  std::string field;
+};
+
+std::vector<Band> moved_runs(const Contract& producer, const Contract& consumer) {
+  const ReadMap consumer_offsets = ReadMap::from_contract(consumer);
+  const ReadMap producer_offsets = ReadMap::from_contract(producer);
+  std::vector<Band> bands;
+  std::int64_t consumer_start = 0;
+  for (const Field& field : consumer.fields) {
+    const Field* held = producer.find_field(field.name);
+    const std::int64_t producer_start =
+        producer.global_id({static_cast<std::size_t>(held - producer.fields.data()), 0});
+    Band band;
+    auto flush = [&] {
+      if (band.length > 0 && band.consumer != band.producer) bands.push_back(band);
+      band.length = 0;
+    };
+    for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
+      const std::int64_t c = consumer_offsets.offsets[static_cast<std::size_t>(consumer_start + linear)];
+      const std::int64_t p = producer_offsets.offsets[static_cast<std::size_t>(producer_start + linear)];
+      if (band.length > 0 && c == band.consumer + band.length && p == band.producer + band.length) {
+        ++band.length;
+        continue;
+      }
+      flush();
+      band = {c, p, 1, field.name};
+    }
+    flush();
+    consumer_start += field.elements();
+  }
+  return bands;
+}
+
+}  // namespace
+
+std::string render_row_svg(const Contract& contract, const SvgOptions& options) {
+  Picture picture(options.width, contract.row_size);
+  Colours colours;
+  colours.add(contract);
+  const std::string title = contract.name + ": one row, " + std::to_string(contract.row_size) +
+                            " offsets, " + std::to_string(contract.elements()) + " " +
+                            std::string(dtype_name(contract.dtype)) + " elements";
+  picture.text(12, 24, title, 16, " font-weight=\"bold\"");
+  picture.text(12, 44, symbols_line(contract), kFontSize, " fill=\"#444444\"");
+  const double strip = 64;
+  draw_row(picture, contract, colours, strip, "row");
+  draw_axis(picture, contract.row_size, contract.dtype, strip + kStripHeight + 6);
+  const double bottom = draw_legend(picture, contract, colours, strip + kStripHeight + 52, false);
+  return picture.finish(bottom + 8, title);
+}
+
+std::string render_diff_svg(const Contract& producer, const Contract& consumer,
+                            const MisreadReport& report, const SvgOptions& options) {
+  const std::int64_t row_size = std::max(producer.row_size, consumer.row_size);
+  Picture picture(options.width, row_size);
+  Colours colours;
+  colours.add(producer);
+  colours.add(consumer);
+  const std::string title = producer.name + " (producer) -> " + consumer.name + " (consumer): " +
+                            std::to_string(report.misread) + " of " +
+                            std::to_string(report.elements) + " elements misread";
+  picture.text(12, 24, title, 16, " font-weight=\"bold\"");
+
+  const double producer_y = 64, consumer_y = 300;
+  const std::vector<Band> bands = moved_runs(producer, consumer);
+  std::string subtitle = symbols_line(consumer);
+  if (bands.size() > kMaxBands)
+    subtitle += "   (" + std::to_string(bands.size()) + " moved runs: too many to draw)";
+  picture.text(12, 44, subtitle, kFontSize, " fill=\"#444444\"");
+  draw_row(picture, producer, colours, producer_y, "producer");
+  draw_row(picture, consumer, colours, consumer_y, "consumer");
+
+  if (bands.size() <= kMaxBands) {
+    // Bands first so the red marks stay on top; a consumer range is misread exactly when the
+    // producer holds its elements elsewhere.
+    const double top = producer_y + kStripHeight, bottom = consumer_y, middle = (top + bottom) / 2;
+    std::vector<std::pair<std::int64_t, std::int64_t>> misread;
+    for (const Band& band : bands) {
+      const double c0 = picture.x(band.consumer), c1 = picture.x(band.consumer + band.length);
+      const double p0 = picture.x(band.producer), p1 = picture.x(band.producer + band.length);
+      picture.body() += "<path d=\"M" + num(c0) + "," + num(bottom) + " C" + num(c0) + "," +
+                        num(middle) + " " + num(p0) + "," + num(middle) + " " + num(p0) + "," +
+                        num(top) + " L" + num(p1) + "," + num(top) + " C" + num(p1) + "," +
+                        num(middle) + " " + num(c1) + "," + num(middle) + " " + num(c1) + "," +
+                        num(bottom) + " Z\" fill=\"" + colours.of(band.field) +
+                        "\" fill-opacity=\"0.3\" stroke=\"" + colours.of(band.field) +
+                        "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"/>\n";
+      misread.emplace_back(band.consumer, band.consumer + band.length);
+    }
+    std::sort(misread.begin(), misread.end());
+    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+    for (const auto& range : misread)
+      if (!merged.empty() && range.first <= merged.back().second)
+        merged.back().second = std::max(merged.back().second, range.second);
+      else
+        merged.push_back(range);
+    for (const auto& [begin, end] : merged)
+      picture.rect(picture.x(begin), consumer_y, picture.x(end) - picture.x(begin), kStripHeight,
+                   "fill=\"url(#misread)\" stroke=\"" + std::string(kMisreadRed) +
+                       "\" stroke-width=\"1.5\"");
+  }
+  draw_axis(picture, row_size, consumer.dtype, consumer_y + kStripHeight + 6);
+  const double bottom =
+      draw_legend(picture, consumer, colours, consumer_y + kStripHeight + 52, report.misread > 0);
+  return picture.finish(bottom + 8, title);
+}
+
+}  // namespace layoutcheck

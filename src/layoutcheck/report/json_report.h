@@ -1,0 +1,24 @@
+// report.json: the whole result model, including every timing sample, so a report can be read
+// back, re-judged and re-rendered without a GPU (the tests do this with a recorded H200 run).
+// Derived figures (floor, fraction of copy bandwidth, speed-ups) are written for consumers and
+// recomputed, not read, when a report is loaded.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "layoutcheck/bench/result.h"
+#include "layoutcheck/render/json.h"
+
+namespace layoutcheck {
+
+inline constexpr std::string_view kBenchReportSchema = "layoutcheck-bench/1";
+
+Json bench_report_to_json(const BenchReport& report);
+std::string render_json_report(const BenchReport& report);  // pretty-printed, ends with '\n'
+
+// @pre document was written by bench_report_to_json (schema kBenchReportSchema); otherwise
+//      throws std::runtime_error naming what is missing or of the wrong kind.
+BenchReport bench_report_from_json(const Json& document);
+
+}  // namespace layoutcheck

@@ -1,0 +1,157 @@
+#include "layoutcheck/report/markdown_report.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "layoutcheck/report/format.h"
+#include "layoutcheck/report/fairness_table.h"
+#include "layoutcheck/report/gates_table.h"
+#include "layoutcheck/report/path_summary.h"
+
+namespace layoutcheck {
+
+namespace {
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : separator) + part;
+  return text;
+}
+
+// Markdown table cells must not contain a bare '|'.
+std::string cell(std::string text) {
+  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2))
+    text.replace(at, 1, "\\|");
+  return text;
+}
+
+std::string verdict_label(const PathResult& path) {
+  std::string label = path.validity.valid ? "VALID" : "**INVALID**";
+  if (path.negative_control) label += " (negative control)";
+  return label;
+}
+
+void write_header(std::ostream& out, const BenchReport& report) {
+  std::vector<std::string> sizes;
+  for (const auto& [name, value] : report.sizes) sizes.push_back(name + "=" + std::to_string(value));
+  const CopyBandwidth& copy = report.copy_bandwidth;
+  out << "# layoutcheck bench: " << report.case_name << "\n\n";
+  out << "- device: " << report.device << " (backend " << report.backend << ")\n";
+  out << "- problem: " << join(sizes, " ") << ", " << report.state_dtype << " state, T = 1, "
+      << report.layers << " layers per graph\n";
+  out << "- copy bandwidth (device-to-device, this run): **"
+      << format_bandwidth(copy.bytes_per_second()) << "** (" << format_bytes(copy.bytes_per_copy)
+      << " read + written per copy, median of " << copy.copy.count << ")\n";
+  out << "- timing: one graph per path holding all " << report.layers
+      << " layers, each with its own state and conv buffers; time/layer = replay time ÷ "
+      << report.layers << "; " << report.method.warmup_replays << " warm-up + "
+      << report.method.replays << " timed replays, median [p10–p90]. Hot = a one-layer graph "
+      << "replayed over the same buffers (" << report.method.hot_replays
+      << " replays): cache-resident, not production-like, never used for speed-ups\n";
+  out << "- floor = bytes moved ÷ copy bandwidth; % of copy BW = floor ÷ median time\n";
+  if (!report.command.empty()) out << "- command: `" << report.command << "`\n";
+  out << "\n";
+}
+
+std::string speedup_cell(const BenchReport& report, const PathResult& path, std::int64_t batch) {
+  if (!path.validity.valid) return "no ratio: INVALID";
+  if (path.name == report.baseline) return "baseline";
+  const PathResult* baseline = report.path(report.baseline);
+  if (baseline == nullptr) return "— (no baseline)";
+  if (!baseline->validity.valid) return "— (baseline INVALID)";
+  const std::optional<double> ratio = speedup(report, path.name, report.baseline, batch);
+  return ratio ? "**" + format_ratio(*ratio) + "**" : "— (not timed)";
+}
+
+void write_batch_table(std::ostream& out, const BenchReport& report, std::int64_t batch) {
+  out << "### batch " << batch << "\n\n";
+  out << "Minimum traffic " << format_bytes(report.minimum_traffic.at(batch))
+      << "/layer → floor **" << format_us(minimum_floor_us(report, batch)) << "** per layer.\n\n";
+  out << "| path | gates | time/layer median [p10–p90] | hot, 1 layer (cache-resident) | "
+         "traffic/layer | floor | % of copy BW | vs "
+      << report.baseline << " |\n";
+  out << "|---|---|---|---|---|---|---|---|\n";
+  const double bandwidth = report.copy_bandwidth.bytes_per_second();
+  for (const PathResult& path : report.paths) {
+    const std::int64_t bytes = total_bytes(path.stages).at(batch);
+    out << "| " << path.name << " | ";
+    if (!path.validity.valid) {
+      out << verdict_label(path) << ": " << cell(invalid_summary(path)) << " | not timed | — | "
+          << format_bytes(bytes) << " | — | — | " << speedup_cell(report, path, batch) << " |\n";
+      continue;
+    }
+    const BatchTiming* timing = path.timing_at(batch);
+    out << verdict_label(path) << " | ";
+    if (timing == nullptr) {
+      out << "not timed | — | " << format_bytes(bytes) << " | " << format_us(floor_us(bytes, bandwidth))
+          << " | — | — |\n";
+      continue;
+    }
+    out << format_spread(timing->per_layer) << " | "
+        << (timing->hot.count ? "hot " + format_us(timing->hot.median) : "—") << " | "
+        << format_bytes(bytes) << " | " << format_us(floor_us(bytes, bandwidth)) << " | "
+        << format_percent(bandwidth_fraction(bytes, timing->per_layer.median, bandwidth)) << " | "
+        << speedup_cell(report, path, batch) << " |\n";
+  }
+  out << "\n";
+}
+
+void write_speedups(std::ostream& out, const BenchReport& report) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const PathResult& path : report.paths)
+    if (path.name != report.baseline && !path.negative_control)
+      pairs.emplace_back(path.name, report.baseline);
+  for (const auto& pair : report.comparisons)
+    if (std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(pair);
+  if (pairs.empty()) return;
+
+  out << "## Speed-ups (median time ratios from this run, VALID paths only)\n\n| candidate vs "
+         "reference |";
+  for (std::int64_t batch : report.batches) out << " batch " << batch << " |";
+  out << "\n|---|";
+  for (std::size_t i = 0; i < report.batches.size(); ++i) out << "---|";
+  out << "\n";
+  for (const auto& [candidate, reference] : pairs) {
+    out << "| " << candidate << " vs " << reference << " |";
+    const std::string invalid = first_invalid(report, candidate, reference);
+    for (std::int64_t batch : report.batches) {
+      if (!invalid.empty()) {
+        out << " — (" << invalid << ") |";
+        continue;
+      }
+      const std::optional<double> ratio = speedup(report, candidate, reference, batch);
+      out << " " << (ratio ? format_ratio(*ratio) : "— (not timed)") << " |";
+    }
+    out << "\n";
+  }
+  out << "\n";
+}
+
+void write_invalid_paths(std::ostream& out, const BenchReport& report) {
+  bool any = false;
+  for (const PathResult& path : report.paths) {
+    if (path.validity.valid) continue;
+    if (!any) out << "## INVALID paths (not timed, never compared)\n\n";
+    any = true;
+    out << "- **" << path.name << "**" << (path.negative_control ? " (negative control)" : "")
+        << ": " << invalid_summary(path) << "\n";
+    for (const std::string& reason : path.validity.reasons) out << "  - " << reason << "\n";
+  }
+  if (any) out << "\n";
+}
+
+}  // namespace
+
+std::string render_markdown_report(const BenchReport& report) {
+  std::ostringstream out;
+  write_header(out, report);
+  out << "## Time per layer\n\n";
+  for (std::int64_t batch : report.batches) write_batch_table(out, report, batch);
+  write_speedups(out, report);
+  write_invalid_paths(out, report);
+  out << render_fairness_section(report);
+  out << render_gates_section(report);
+  return out.str();
+}
+
+}  // namespace layoutcheck
