@@ -29,7 +29,7 @@ int run_diff(const DiffOptions& options) {
   const Contract consumer = load_contract(options.consumer, load);
   const MisreadReport report = diff_contracts(producer, consumer);
   if (options.json)
-    std::cout << report_to_json(report, options.max_runs.value_or(kAllRuns)).dump();
+    std::cout << report_to_json(report, options.max_runs.value_or(kAllRuns)).dump() << "\n";
   else
     std::cout << report_to_text(report, options.max_runs.value_or(kDefaultTextRuns));
   return report.misread > 0 ? kFindings : kClean;

@@ -24,10 +24,10 @@ struct ExplainOptions {
 int run_explain(const ExplainOptions& options) {
   const Contract contract = load_contract(options.file, load_options_from(options.assignments));
   const Explainer explainer(contract);
-  const Explanation explanation =
-      options.offset ? explainer.at_offset(*options.offset) : explainer.at_element(*options.element);
+  const Explanation explanation = options.offset ? explainer.at_offset(*options.offset)
+                                                 : explainer.at_element(*options.element);
   if (options.json)
-    std::cout << explanation_to_json(explanation).dump();
+    std::cout << explanation_to_json(explanation).dump() << "\n";
   else
     std::cout << explanation_to_text(explanation);
   return kClean;

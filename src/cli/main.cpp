@@ -1,4 +1,5 @@
 // layoutcheck: layout contracts, one-hot probes and fair timing for ported GPU kernels.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <vector>
@@ -20,6 +21,15 @@ int main(int argc, char** argv) {
       setup_render_command(app), setup_probe_command(app), setup_run_command(app),
       setup_bench_command(app), setup_codegen_command(app),
   };
+
+  // CLI11 answers an unknown subcommand only with "A subcommand is required"; name it instead.
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(commands.begin(), commands.end(),
+                   [&](const Command& command) { return command.app->get_name() == argv[1]; })) {
+    std::cerr << "layoutcheck: unknown subcommand '" << argv[1]
+              << "' (run 'layoutcheck --help' for the list)\n";
+    return kInputError;
+  }
 
   try {
     app.parse(argc, argv);

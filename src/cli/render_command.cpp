@@ -33,10 +33,14 @@ int run_render(const RenderOptions& options) {
     const Contract second = load_contract(options.other, load);
     picture = render_diff_svg(first, second, diff_contracts(first, second), svg);
   }
+  if (options.output == "-") {
+    std::cout << picture;
+    return kClean;
+  }
   std::ofstream out(options.output, std::ios::binary);
   if (!out || !(out << picture) || !out.flush())
     throw InputError(Diagnostic{SourceLocation{options.output}, Severity::error, "output",
-                                "cannot write " + options.output, ""});
+                                "cannot write " + options.output, "check the directory exists"});
   std::cout << "wrote " << options.output << "\n";
   return kClean;
 }
@@ -46,14 +50,16 @@ int run_render(const RenderOptions& options) {
 Command setup_render_command(CLI::App& parent) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* app = parent.add_subcommand(
-      "render", "Draw one row of FILE as SVG; with OTHER, FILE (producer) above OTHER (consumer) "
-                "and the misread runs marked");
+      "render",
+      "Draw one row of FILE as SVG; with OTHER, FILE (producer) above OTHER (consumer) "
+      "and the misread runs marked");
   app->add_option("FILE", options->file, "Contract (the producer when OTHER is given)")
       ->required()
       ->check(CLI::ExistingFile);
   app->add_option("OTHER", options->other, "Consumer contract to compare with")
       ->check(CLI::ExistingFile);
-  app->add_option("-o,--output", options->output, "SVG file to write")->required();
+  app->add_option("-o,--output", options->output, "SVG file to write (- for standard output)")
+      ->required();
   add_set_option(app, options->assignments);
   app->add_option("--width", options->width, "Picture width in px")->check(CLI::Range(400, 20000));
   return {app, [options] { return run_render(*options); }};

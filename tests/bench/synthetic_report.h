@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <stdexcept>
 
 #include "layoutcheck/bench/gdn_traffic.h"
 #include "layoutcheck/bench/result.h"

@@ -126,9 +126,15 @@ INSTANTIATE_TEST_SUITE_P(Malformed, BadSet,
                                          "NOT_DEFINED=4"  // not a symbol of the contract
                                          ));
 
-TEST(Cli, HvNotDivisibleByHIsAnInputError) {
-  const CliResult result = run_cli({"lint", kFlatQkvz, "--set", "HV=50"});
-  EXPECT_EQ(result.exit_code, 2) << result.output;
+TEST(Cli, HvNotDivisibleByHIsALintFindingAndStopsADiff) {
+  // lint's job is to report what is wrong with the contract as set: a finding, exit 1.
+  const CliResult lint = run_cli({"lint", kFlatQkvz, "--set", "HV=50"});
+  EXPECT_EQ(lint.exit_code, 1) << lint.output;
+  EXPECT_TRUE(contains(lint.output, "divisib")) << lint.output;
+  // diff cannot compare contracts that do not resolve: an input error, exit 2.
+  const CliResult diff = run_cli({"diff", kFlatQkvz, kInterleavedQkvz, "--set", "HV=50"});
+  EXPECT_EQ(diff.exit_code, 2) << diff.output;
+  EXPECT_TRUE(contains(diff.output, "divisib")) << diff.output;
 }
 
 TEST(Cli, ValidSetIsAccepted) {

@@ -15,6 +15,10 @@ using ::testing::Not;
 
 const std::string kRatioMark = "×";
 
+std::string time_tables(const BenchReport& report) {
+  return section_of(render_markdown_report(report), "## Time per layer");
+}
+
 TEST(MarkdownReport, InvalidPathNeverGetsARatio) {
   const std::string text = render_markdown_report(synthetic_gdn_report());
   const std::vector<std::string> lines = lines_containing(text, "upstream-direct");
@@ -24,7 +28,8 @@ TEST(MarkdownReport, InvalidPathNeverGetsARatio) {
 
 TEST(MarkdownReport, InvalidRowShowsReasonMisreadsAndOutputError) {
   const std::string text = render_markdown_report(synthetic_gdn_report());
-  const std::vector<std::string> rows = lines_containing(text, "| upstream-direct | **INVALID**");
+  const std::vector<std::string> rows =
+      lines_containing(time_tables(synthetic_gdn_report()), "| upstream-direct | **INVALID**");
   ASSERT_EQ(rows.size(), 3u);  // one per batch
   for (const std::string& row : rows) {
     EXPECT_THAT(row, HasSubstr("negative control"));
@@ -40,8 +45,10 @@ TEST(MarkdownReport, InvalidRowShowsReasonMisreadsAndOutputError) {
 TEST(MarkdownReport, InvalidPathIsNotTimedEvenIfTimingsWereRecorded) {
   BenchReport report = synthetic_gdn_report();
   path_named(report, "upstream-direct").timings = path_named(report, "native").timings;
-  const std::string text = render_markdown_report(report);
-  for (const std::string& line : lines_containing(text, "| upstream-direct | **INVALID**")) {
+  const std::vector<std::string> rows =
+      lines_containing(time_tables(report), "| upstream-direct | **INVALID**");
+  ASSERT_EQ(rows.size(), 3u);
+  for (const std::string& line : rows) {
     EXPECT_THAT(line, HasSubstr("not timed"));
     EXPECT_THAT(line, Not(HasSubstr("µs [")));
   }
@@ -49,7 +56,7 @@ TEST(MarkdownReport, InvalidPathIsNotTimedEvenIfTimingsWereRecorded) {
 
 TEST(MarkdownReport, ValidRowsCarryTimeFloorBandwidthAndRatio) {
   const BenchReport report = synthetic_gdn_report();
-  const std::string text = render_markdown_report(report);
+  const std::string text = time_tables(report);
   const std::vector<std::string> rows = lines_containing(text, "| native | VALID |");
   ASSERT_EQ(rows.size(), 3u);
   // batch 1: native 4.00 µs, baseline 10.0 µs → 2.50×; samples median × {0.98..1.05}.
@@ -74,7 +81,8 @@ TEST(MarkdownReport, InvalidBaselineRemovesEveryRatioAgainstIt) {
   const std::string text = render_markdown_report(report);
   for (const std::string& line : lines_containing(text, "baseline"))
     EXPECT_THAT(line, Not(HasSubstr(kRatioMark))) << line;
-  EXPECT_THAT(lines_containing(text, "| native | VALID |")[0], HasSubstr("— (baseline INVALID)"));
+  EXPECT_THAT(lines_containing(time_tables(report), "| native | VALID |")[0],
+              HasSubstr("— (baseline INVALID)"));
   EXPECT_THAT(text, HasSubstr("| native vs baseline | — (baseline INVALID) |"));
   // Two VALID paths still compare with each other.
   EXPECT_THAT(text, HasSubstr("| native vs adapter+upstream | 2.00×"));
@@ -131,8 +139,7 @@ TEST(MarkdownReport, GatesTableHasEveryPathAndTheBounds) {
 TEST(MarkdownReport, PathTimedAtSomeBatchesOnly) {
   BenchReport report = synthetic_gdn_report();
   path_named(report, "native").timings.pop_back();  // no batch 256
-  const std::string text = render_markdown_report(report);
-  const auto rows = lines_containing(text, "| native | VALID |");
+  const auto rows = lines_containing(time_tables(report), "| native | VALID |");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_THAT(rows[2], HasSubstr("not timed"));
   EXPECT_THAT(rows[2], Not(HasSubstr(kRatioMark)));

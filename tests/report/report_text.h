@@ -21,6 +21,14 @@ inline std::vector<std::string> lines_containing(const std::string& text, const 
   return found;
 }
 
+// The text from the line starting with `heading` up to the next line starting with "## ".
+inline std::string section_of(const std::string& text, const std::string& heading) {
+  const std::size_t begin = text.find("\n" + heading);
+  if (begin == std::string::npos) return "";
+  const std::size_t end = text.find("\n## ", begin + 1);
+  return text.substr(begin + 1, end == std::string::npos ? std::string::npos : end - begin);
+}
+
 inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }

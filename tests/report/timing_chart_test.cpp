@@ -34,6 +34,13 @@ TEST(TimingChart, DrawsEveryValidPathWithAMarkerPerBatch) {
   }
 }
 
+TEST(TimingChart, BandwidthPanelForEveryValidPath) {
+  const std::string svg = render_timing_chart(synthetic_gdn_report());
+  EXPECT_EQ(count_of(svg, "<g class=\"fraction\""), 3u);
+  EXPECT_THAT(svg, HasSubstr("% of copy bandwidth</text>"));
+  EXPECT_THAT(svg, Not(HasSubstr("class=\"fraction\" data-path=\"upstream-direct\"")));
+}
+
 TEST(TimingChart, InvalidPathOnlyInTheLegend) {
   const std::string svg = render_timing_chart(synthetic_gdn_report());
   EXPECT_THAT(svg, Not(HasSubstr("data-path=\"upstream-direct\"")));
@@ -44,7 +51,7 @@ TEST(TimingChart, InvalidPathOnlyInTheLegend) {
 TEST(TimingChart, FloorLineAndLabels) {
   const std::string svg = render_timing_chart(synthetic_gdn_report());
   EXPECT_EQ(count_of(svg, "class=\"floor\""), 1u);
-  EXPECT_THAT(svg, HasSubstr("floor (min. traffic ÷ copy BW)"));
+  EXPECT_THAT(svg, HasSubstr(">floor: minimum traffic</text>"));
   EXPECT_THAT(svg, HasSubstr("time per layer, µs (log scale)"));
   EXPECT_THAT(svg, HasSubstr("copy BW 4.00 TB/s (this run)"));
   for (const std::string batch : {">1<", ">64<", ">256<"}) EXPECT_THAT(svg, HasSubstr(batch));

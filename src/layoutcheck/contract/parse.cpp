@@ -578,20 +578,22 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
     contract.row_size_where = at(*row_size);
     contract.row_size = positive(row_size, "row_size").value_or(0);
   }
-  if (has_errors(diagnostics)) return std::nullopt;
-  check_sizes(contract);
-
+  std::vector<bool> stride_declared;  // row strides default to row_size, known only later
   list(view->get("rows"), "rows", [&](const YAML::Node& item) {
     const auto row = map(item, at(item), "a row dim", {"name", "stride"});
     if (!row) return;
     RowDim dim;
     dim.where = at(item);
     dim.name = string(require(*row, dim.where, "a row dim", "name"), "row dim name").value_or("?");
-    dim.stride = contract.row_size;
-    if (const Entry* stride = row->get("stride"))
-      dim.stride = positive(stride, "stride of row dim '" + dim.name + "'").value_or(0);
+    const Entry* stride = row->get("stride");
+    if (stride) dim.stride = positive(stride, "stride of row dim '" + dim.name + "'").value_or(0);
+    stride_declared.push_back(stride != nullptr);
     contract.rows.push_back(std::move(dim));
   });
+  if (has_errors(diagnostics)) return std::nullopt;
+  check_sizes(contract);
+  for (std::size_t i = 0; i < contract.rows.size(); ++i)
+    if (!stride_declared[i]) contract.rows[i].stride = contract.row_size;
   if (has_errors(diagnostics)) return std::nullopt;
   return contract;
 }

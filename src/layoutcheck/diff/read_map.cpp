@@ -16,9 +16,9 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return text + "]";
 }
 
-std::string join(const std::vector<std::string>& names) {
+std::string join(const std::vector<std::string>& names, const char* separator = ", ") {
   std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
   return text;
 }
 
@@ -36,8 +36,8 @@ class FieldLookup {
   explicit FieldLookup(const std::vector<std::int64_t>& starts) : starts_(starts) {}
   std::size_t operator()(std::int64_t global) {
     if (global < starts_[cached_] || global >= starts_[cached_ + 1])
-      cached_ = static_cast<std::size_t>(
-          std::upper_bound(starts_.begin(), starts_.end(), global) - starts_.begin() - 1);
+      cached_ = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), global) -
+                                         starts_.begin() - 1);
     return cached_;
   }
 
@@ -64,9 +64,9 @@ class PaddingLookup {
   }
   // Index into Contract::padding, or -1.
   std::int64_t region_of(std::int64_t offset) const {
-    auto it = std::upper_bound(order_.begin(), order_.end(), offset, [&](std::int64_t o, std::size_t i) {
-      return o < padding_[i].offset;
-    });
+    auto it =
+        std::upper_bound(order_.begin(), order_.end(), offset,
+                         [&](std::int64_t o, std::size_t i) { return o < padding_[i].offset; });
     if (it == order_.begin()) return -1;
     const Padding& region = padding_[*--it];
     return offset < region.offset + region.size ? static_cast<std::int64_t>(*it) : -1;
@@ -98,7 +98,8 @@ ReadMap ReadMap::from_contract(const Contract& consumer) {
   std::int64_t start = 0;
   for (const Field& field : consumer.fields) {
     std::int64_t* out = reads.offsets.data() + start;
-    field.for_each_offset([out](std::int64_t linear, std::int64_t offset) { out[linear] = offset; });
+    field.for_each_offset(
+        [out](std::int64_t linear, std::int64_t offset) { out[linear] = offset; });
     start += field.elements();
   }
   return reads;
@@ -127,7 +128,7 @@ void require_same_fields(const Contract& producer, const Contract& consumer) {
                           " (producer) and " +
                           (consumer.name.empty() ? consumer.file : consumer.name) + " (consumer)";
   throw InputError(Diagnostic{SourceLocation{consumer.file}, Severity::error, "incompatible",
-                              "cannot compare " + who + ": " + join(differences),
+                              "cannot compare " + who + ": " + join(differences, "; "),
                               "diff contracts of the same buffer, with the same sizes (--set)"});
 }
 
@@ -191,8 +192,10 @@ MisreadReport compare_reads(const Contract& producer, const Contract& consumer,
         return "padding '" + region.name + "'[" + std::to_string(lo) +
                (hi > lo ? ":" + std::to_string(hi + 1) : "") + "]";
       }
-      case Source::beyond: return "beyond the row";
-      default: return "nothing";
+      case Source::beyond:
+        return "beyond the row";
+      default:
+        return "nothing";
     }
   };
 

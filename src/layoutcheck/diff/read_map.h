@@ -32,7 +32,7 @@ struct MisreadRun {
   std::int64_t offset_begin = 0;  // inclusive
   std::int64_t offset_end = 0;    // exclusive
   std::string producer;  // "K[0,0:128]", "padding 'pad'[0:64]", "nothing" or "beyond the row"
-  std::string consumer;           // "Q[1,0:128]"
+  std::string consumer;  // "Q[1,0:128]"
 };
 
 struct FieldReport {
@@ -48,7 +48,7 @@ inline constexpr std::size_t kMaxStoredRuns = 10000;
 inline constexpr std::size_t kMaxUnresolvedNames = 20;
 
 struct MisreadReport {
-  std::string producer;       // contract names, e.g. "qwen3_5.qkvz"
+  std::string producer;  // contract names, e.g. "qwen3_5.qkvz"
   std::string consumer;
   std::string producer_file;  // paths as given ("" for contracts built in code)
   std::string consumer_file;
@@ -56,9 +56,9 @@ struct MisreadReport {
   std::int64_t misread = 0;
   std::int64_t unresolved = 0;
   std::vector<FieldReport> fields;
-  std::vector<MisreadRun> runs;           // misread runs, by consumer element order
-  std::int64_t runs_total = 0;            // runs found (runs keeps the first kMaxStoredRuns)
-  std::vector<std::uint8_t> misread_mask;  // per consumer global element: 1 = misread
+  std::vector<MisreadRun> runs;                  // misread runs, by consumer element order
+  std::int64_t runs_total = 0;                   // runs found (runs keeps the first kMaxStoredRuns)
+  std::vector<std::uint8_t> misread_mask;        // per consumer global element: 1 = misread
   std::vector<std::string> unresolved_elements;  // names, the first kMaxUnresolvedNames
   std::vector<std::string> notes;  // differences that are allowed but worth saying (buffer names)
 };

@@ -48,6 +48,7 @@ GdnLayoutAccess::GdnLayoutAccess(const GdnShape& shape, const GdnLayouts& layout
   const std::int64_t K = shape.K, V = shape.V, head = K * V;
   k_stride_ = K > 1 ? state_offsets_[static_cast<std::size_t>(V)] - state_offsets_[0] : 0;
   v_stride_ = V > 1 ? state_offsets_[1] - state_offsets_[0] : 0;
+  state_dense_ = state_row_stride_ == state_row_size_ && state_row_size_ == shape.state_elements();
   state_affine_ = true;
   head_base_.resize(static_cast<std::size_t>(shape.HV));
   for (std::int64_t hv = 0; hv < shape.HV && state_affine_; ++hv) {

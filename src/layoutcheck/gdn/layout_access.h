@@ -53,6 +53,16 @@ class GdnLayoutAccess {
   void write_head_state(const double* head_state, std::int64_t row, std::int64_t hv,
                         std::span<float> state) const;
 
+  // When every head's state is stored as contiguous rows (S[hv,k,v] at base(hv) + k*stride + v),
+  // kernels models read and write it in place; otherwise through read/write_head_state.
+  bool state_rows_contiguous() const { return state_affine_ && v_stride_ == 1; }
+  std::int64_t head_state_offset(std::int64_t hv) const {
+    return head_base_[static_cast<std::size_t>(hv)];
+  }
+  std::int64_t state_k_stride() const { return k_stride_; }
+  // Every offset of a state row holds an element, and rows follow each other without gaps.
+  bool state_rows_dense() const { return state_dense_; }
+
   // Offsets of logical elements within one row: conv channel c of qkvz, Z[hv,v], B[hv], A[hv]
   // and S[hv,k,v] (linear logical index).
   std::span<const std::int64_t> channel_offsets() const { return channel_offsets_; }
@@ -72,6 +82,7 @@ class GdnLayoutAccess {
   bool state_affine_ = false;
   std::vector<std::int64_t> head_base_;
   std::int64_t k_stride_ = 0, v_stride_ = 0;
+  bool state_dense_ = false;
 };
 
 // bf16 -> fp32 -> fp64 of a whole vector; fp32 -> fp64.

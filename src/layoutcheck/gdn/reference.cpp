@@ -144,22 +144,34 @@ GdnStepOutputs GdnReference::step(const GdnStepInputs& inputs, unsigned threads)
   GdnStepOutputs outputs;
   outputs.out.resize(static_cast<std::size_t>(B * HV * V));
   outputs.conv_state.resize(static_cast<std::size_t>(B * conv_row));
-  // Unused offsets (gaps, padding) keep what the input held, as an in-place kernel leaves them.
-  outputs.state.assign(inputs.state.begin(),
-                       inputs.state.begin() + (B - 1) * access_.state_row_stride() +
-                           layouts_.state.row_size);
+  const std::int64_t state_span = (B - 1) * access_.state_row_stride() + layouts_.state.row_size;
+  // Offsets that hold no element keep what the input held, as an in-place kernel leaves them.
+  if (access_.state_rows_dense())
+    outputs.state.resize(static_cast<std::size_t>(state_span));
+  else
+    outputs.state.assign(inputs.state.begin(), inputs.state.begin() + state_span);
 
   for_each_row(B, thread_count(threads, B), [&](std::int64_t r) {
     GdnRowData row;
     GdnHeadResult result;
-    std::vector<double> head_state(static_cast<std::size_t>(KV));
+    std::vector<double> head_state;
     access_.read_row(inputs, r, stride, row, false);
+    const std::int64_t state_row = r * access_.state_row_stride();
     for (std::int64_t hv = 0; hv < HV; ++hv) {
-      access_.read_head_state(inputs.state, r, hv, head_state.data());
       GdnHeadInputs head = head_inputs(row, weights, hv, key_head_of(hv));
-      head.state = head_state;
-      compute_value_head(shape_, head, result, true, faults_.head);
-      access_.write_head_state(result.state.data(), r, hv, outputs.state);
+      if (access_.state_rows_contiguous()) {
+        const std::int64_t offset = state_row + access_.head_state_offset(hv);
+        compute_value_head(shape_, head,
+                           GdnStoredState{inputs.state.data() + offset,
+                                          outputs.state.data() + offset, access_.state_k_stride()},
+                           result, faults_.head);
+      } else {
+        head_state.resize(static_cast<std::size_t>(KV));
+        access_.read_head_state(inputs.state, r, hv, head_state.data());
+        head.state = head_state;
+        compute_value_head(shape_, head, result, true, faults_.head);
+        access_.write_head_state(result.state.data(), r, hv, outputs.state);
+      }
       for (std::int64_t v = 0; v < V; ++v)
         outputs.out[static_cast<std::size_t>((r * HV + hv) * V + v)] =
             float_to_bf16(static_cast<float>(result.out[static_cast<std::size_t>(v)]));

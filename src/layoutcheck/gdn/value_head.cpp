@@ -49,41 +49,123 @@ void l2_normalise(std::vector<double>& x, double scale) {
 }
 
 // Pass 1: state_dot_k[v] = sum_k (decay * S[k][v]) * k[k], k ascending.
-LAYOUTCHECK_VECTOR_CLONES
-void decayed_state_dot_k(const double* __restrict state, const double* __restrict key,
-                         double decay, std::int64_t K, std::int64_t V,
-                         double* __restrict state_dot_k) {
+template <class Stored>
+inline __attribute__((always_inline)) void decayed_state_dot_k_body(
+    const Stored* __restrict state, std::int64_t k_stride, const double* __restrict key,
+    double decay, std::int64_t K, std::int64_t V, double* __restrict state_dot_k) {
   for (std::int64_t v = 0; v < V; ++v) state_dot_k[v] = 0.0;
   for (std::int64_t k = 0; k < K; ++k) {
-    const double* __restrict row = state + k * V;
+    const Stored* __restrict row = state + k * k_stride;
     const double key_k = key[k];
-    for (std::int64_t v = 0; v < V; ++v) state_dot_k[v] += (decay * row[v]) * key_k;
+    for (std::int64_t v = 0; v < V; ++v)
+      state_dot_k[v] += (decay * static_cast<double>(row[v])) * key_k;
   }
 }
 
 // Pass 2: S'[k][v] = decay * S[k][v] + k[k] * u[v] (stored when new_state is not null) and
 // o[v] = sum_k S'[k][v] * q[k], k ascending.
-LAYOUTCHECK_VECTOR_CLONES
-void update_state_and_read(const double* __restrict state, const double* __restrict key,
-                           const double* __restrict query, const double* __restrict update,
-                           double decay, std::int64_t K, std::int64_t V,
-                           double* __restrict new_state, double* __restrict out) {
+template <class Stored>
+inline __attribute__((always_inline)) void update_state_and_read_body(
+    const Stored* state, std::int64_t k_stride, const double* __restrict key,
+    const double* __restrict query, const double* __restrict update, double decay,
+    std::int64_t K, std::int64_t V, Stored* new_state, std::int64_t new_k_stride,
+    double* __restrict out) {
   for (std::int64_t v = 0; v < V; ++v) out[v] = 0.0;
   for (std::int64_t k = 0; k < K; ++k) {
-    const double* __restrict row = state + k * V;
+    const Stored* row = state + k * k_stride;
     const double key_k = key[k];
     const double query_k = query[k];
     if (new_state) {
-      double* __restrict new_row = new_state + k * V;
+      Stored* new_row = new_state + k * new_k_stride;
       for (std::int64_t v = 0; v < V; ++v) {
-        const double updated = decay * row[v] + key_k * update[v];
-        new_row[v] = updated;
+        const double updated = decay * static_cast<double>(row[v]) + key_k * update[v];
+        new_row[v] = static_cast<Stored>(updated);
         out[v] += updated * query_k;
       }
     } else {
-      for (std::int64_t v = 0; v < V; ++v) out[v] += (decay * row[v] + key_k * update[v]) * query_k;
+      for (std::int64_t v = 0; v < V; ++v)
+        out[v] += (decay * static_cast<double>(row[v]) + key_k * update[v]) * query_k;
     }
   }
+}
+
+LAYOUTCHECK_VECTOR_CLONES
+void decayed_state_dot_k(const double* state, std::int64_t k_stride, const double* key,
+                         double decay, std::int64_t K, std::int64_t V, double* state_dot_k) {
+  decayed_state_dot_k_body(state, k_stride, key, decay, K, V, state_dot_k);
+}
+
+LAYOUTCHECK_VECTOR_CLONES
+void decayed_state_dot_k(const float* state, std::int64_t k_stride, const double* key,
+                         double decay, std::int64_t K, std::int64_t V, double* state_dot_k) {
+  decayed_state_dot_k_body(state, k_stride, key, decay, K, V, state_dot_k);
+}
+
+LAYOUTCHECK_VECTOR_CLONES
+void update_state_and_read(const double* state, std::int64_t k_stride, const double* key,
+                           const double* query, const double* update, double decay,
+                           std::int64_t K, std::int64_t V, double* new_state,
+                           std::int64_t new_k_stride, double* out) {
+  update_state_and_read_body(state, k_stride, key, query, update, decay, K, V, new_state,
+                             new_k_stride, out);
+}
+
+LAYOUTCHECK_VECTOR_CLONES
+void update_state_and_read(const float* state, std::int64_t k_stride, const double* key,
+                           const double* query, const double* update, double decay,
+                           std::int64_t K, std::int64_t V, float* new_state,
+                           std::int64_t new_k_stride, double* out) {
+  update_state_and_read_body(state, k_stride, key, query, update, decay, K, V, new_state,
+                             new_k_stride, out);
+}
+
+// Steps 1-3: conv, normalisation, gates.
+void prepare_head(const GdnShape& shape, const GdnHeadInputs& inputs, GdnHeadResult& result,
+                  const GdnHeadFaults& faults) {
+  const std::int64_t K = shape.K, W = shape.W;
+  std::vector<double>& work = result.workspace;
+  // 1. causal conv + silu over the head's channels
+  causal_conv(inputs.q_x, inputs.q_taps, inputs.q_weight, W, result.q, work);
+  causal_conv(inputs.k_x, inputs.k_taps, inputs.k_weight, W, result.k, work);
+  causal_conv(inputs.v_x, inputs.v_taps, inputs.v_weight, W, result.v, work);
+  // 2. l2norm with the epsilon inside the root; q scaled by K^-0.5
+  const double query_scale = 1.0 / std::sqrt(static_cast<double>(K));
+  if (faults.skip_l2norm) {
+    VectorMap(result.q.data(), K) *= query_scale;
+  } else {
+    l2_normalise(result.q, query_scale);
+    l2_normalise(result.k, 1.0);
+  }
+  // 3. gates in fp32
+  result.g = gdn_log_decay(inputs.a, inputs.A_log, inputs.dt_bias);
+  result.beta = gdn_beta(inputs.b);
+  result.decay = std::exp(static_cast<double>(result.g));
+}
+
+// Step 4 around the two passes: S *= exp(g); u = beta * (v - S^T k); S += k (x) u; o = S^T q.
+template <class Stored>
+void delta_rule(const GdnShape& shape, const Stored* state, std::int64_t k_stride,
+                Stored* new_state, std::int64_t new_k_stride, GdnHeadResult& result) {
+  const std::int64_t K = shape.K, V = shape.V;
+  result.workspace.resize(static_cast<std::size_t>(2 * V));
+  double* state_dot_k = result.workspace.data();
+  double* update = state_dot_k + V;
+  decayed_state_dot_k(state, k_stride, result.k.data(), result.decay, K, V, state_dot_k);
+  const double beta = result.beta;
+  for (std::int64_t v = 0; v < V; ++v) update[v] = beta * (result.v[v] - state_dot_k[v]);
+  result.out.resize(static_cast<std::size_t>(V));
+  update_state_and_read(state, k_stride, result.k.data(), result.q.data(), update, result.decay,
+                        K, V, new_state, new_k_stride, result.out.data());
+}
+
+// Step 5: gated RMSNorm over V, weight used directly, times silu(z).
+void gated_rms_norm(const GdnShape& shape, const GdnHeadInputs& inputs, GdnHeadResult& result) {
+  const std::int64_t V = shape.V;
+  VectorMap out(result.out.data(), V);
+  const double inverse_rms =
+      1.0 / std::sqrt(out.squaredNorm() / static_cast<double>(V) + kNormEpsilon);
+  for (std::int64_t v = 0; v < V; ++v)
+    result.out[v] = result.out[v] * inverse_rms * inputs.norm_weight[v] * silu(inputs.z[v]);
 }
 
 }  // namespace
@@ -98,46 +180,19 @@ float gdn_beta(float b) { return 1.0f / (1.0f + std::exp(-b)); }
 
 void compute_value_head(const GdnShape& shape, const GdnHeadInputs& inputs, GdnHeadResult& result,
                         bool want_state, const GdnHeadFaults& faults) {
-  const std::int64_t K = shape.K, V = shape.V, W = shape.W;
-  std::vector<double>& work = result.workspace;
+  prepare_head(shape, inputs, result, faults);
+  if (want_state) result.state.resize(static_cast<std::size_t>(shape.K * shape.V));
+  delta_rule(shape, inputs.state.data(), shape.V, want_state ? result.state.data() : nullptr,
+             shape.V, result);
+  gated_rms_norm(shape, inputs, result);
+}
 
-  // 1. causal conv + silu over the head's channels
-  causal_conv(inputs.q_x, inputs.q_taps, inputs.q_weight, W, result.q, work);
-  causal_conv(inputs.k_x, inputs.k_taps, inputs.k_weight, W, result.k, work);
-  causal_conv(inputs.v_x, inputs.v_taps, inputs.v_weight, W, result.v, work);
-
-  // 2. l2norm with the epsilon inside the root; q scaled by K^-0.5
-  const double query_scale = 1.0 / std::sqrt(static_cast<double>(K));
-  if (faults.skip_l2norm) {
-    VectorMap(result.q.data(), K) *= query_scale;
-  } else {
-    l2_normalise(result.q, query_scale);
-    l2_normalise(result.k, 1.0);
-  }
-
-  // 3. gates in fp32
-  result.g = gdn_log_decay(inputs.a, inputs.A_log, inputs.dt_bias);
-  result.beta = gdn_beta(inputs.b);
-  result.decay = std::exp(static_cast<double>(result.g));
-
-  // 4. delta rule: S *= exp(g); u = beta * (v - S^T k); S += k (x) u; o = S^T q
-  work.resize(static_cast<std::size_t>(2 * V));
-  double* state_dot_k = work.data();
-  double* update = work.data() + V;
-  decayed_state_dot_k(inputs.state.data(), result.k.data(), result.decay, K, V, state_dot_k);
-  const double beta = result.beta;
-  for (std::int64_t v = 0; v < V; ++v) update[v] = beta * (result.v[v] - state_dot_k[v]);
-  result.out.resize(static_cast<std::size_t>(V));
-  if (want_state) result.state.resize(static_cast<std::size_t>(K * V));
-  update_state_and_read(inputs.state.data(), result.k.data(), result.q.data(), update,
-                        result.decay, K, V, want_state ? result.state.data() : nullptr,
-                        result.out.data());
-
-  // 5. gated RMSNorm over V, weight used directly, times silu(z)
-  VectorMap out(result.out.data(), V);
-  const double inverse_rms = 1.0 / std::sqrt(out.squaredNorm() / static_cast<double>(V) + kNormEpsilon);
-  for (std::int64_t v = 0; v < V; ++v)
-    result.out[v] = result.out[v] * inverse_rms * inputs.norm_weight[v] * silu(inputs.z[v]);
+void compute_value_head(const GdnShape& shape, const GdnHeadInputs& inputs,
+                        const GdnStoredState& state, GdnHeadResult& result,
+                        const GdnHeadFaults& faults) {
+  prepare_head(shape, inputs, result, faults);
+  delta_rule(shape, state.input, state.k_stride, state.output, state.k_stride, result);
+  gated_rms_norm(shape, inputs, result);
 }
 
 }  // namespace layoutcheck

@@ -45,12 +45,26 @@ struct GdnHeadResult {
   std::vector<double> workspace;
 };
 
+// The state as a kernel stores it: fp32, S[k][v] at k * k_stride + v (one contiguous row per k).
+// Reading and writing it directly saves the CPU models two passes over every head's state.
+struct GdnStoredState {
+  const float* input = nullptr;
+  float* output = nullptr;  // may equal input
+  std::int64_t k_stride = 0;
+};
+
 // @pre spans sized as documented for shape; result may be reused between calls (no reallocation).
 // @post result.out holds the head's output; result.state the updated state when want_state.
 //       The arithmetic order does not depend on where the inputs came from, so the same logical
 //       inputs give bitwise-identical results under any layout.
 void compute_value_head(const GdnShape& shape, const GdnHeadInputs& inputs, GdnHeadResult& result,
                         bool want_state, const GdnHeadFaults& faults = {});
+
+// The same step with the state read from and written to fp32 storage (inputs.state is ignored):
+// bitwise what compute_value_head followed by rounding the new state to fp32 gives.
+void compute_value_head(const GdnShape& shape, const GdnHeadInputs& inputs,
+                        const GdnStoredState& state, GdnHeadResult& result,
+                        const GdnHeadFaults& faults = {});
 
 // The fp32 gates exactly as the models compute them: g = -exp(A_log) * softplus(a + dt_bias)
 // (softplus threshold 20), beta = sigmoid(b).

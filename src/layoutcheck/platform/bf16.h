@@ -17,7 +17,10 @@ namespace layoutcheck {
 using bf16_bits = std::uint16_t;
 
 LC_HOST_DEVICE inline std::uint32_t float_bits(float value) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__HIP_DEVICE_COMPILE__)
+  // clang builtin: needs no HIP header, so bf16.h works whatever was included before it
+  return __builtin_bit_cast(std::uint32_t, value);
+#elif defined(__CUDA_ARCH__)
   return __float_as_uint(value);
 #else
   std::uint32_t bits;
@@ -27,7 +30,9 @@ LC_HOST_DEVICE inline std::uint32_t float_bits(float value) {
 }
 
 LC_HOST_DEVICE inline float bits_float(std::uint32_t bits) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__HIP_DEVICE_COMPILE__)
+  return __builtin_bit_cast(float, bits);
+#elif defined(__CUDA_ARCH__)
   return __uint_as_float(bits);
 #else
   float value;

@@ -1,6 +1,6 @@
 #include "layoutcheck/render/explain.h"
 
-#include <algorithm>
+#include <cmath>
 
 namespace layoutcheck {
 namespace {
@@ -25,11 +25,11 @@ std::string dim_line(const DimShare& dim) {
 
 Explanation Explainer::at_offset(std::int64_t offset) const {
   if (offset < 0 || offset >= contract_.row_size)
-    throw InputError(Diagnostic{
-        SourceLocation{contract_.file}, Severity::error, "offset",
-        "offset " + std::to_string(offset) + " is outside the row of " + contract_.name + " (0 to " +
-            std::to_string(contract_.row_size - 1) + ")",
-        "offsets are in elements from the start of one row"});
+    throw InputError(Diagnostic{SourceLocation{contract_.file}, Severity::error, "offset",
+                                "offset " + std::to_string(offset) + " is outside the row of " +
+                                    contract_.name + " (0 to " +
+                                    std::to_string(contract_.row_size - 1) + ")",
+                                "offsets are in elements from the start of one row"});
   if (!rows_) rows_ = RowMap::build(contract_);
   const std::uint32_t owner = rows_->at(offset);
   if (owner != RowMap::kEmpty && owner != RowMap::kPadding) {
@@ -89,15 +89,20 @@ std::string explanation_to_text(const Explanation& explanation) {
   const std::string offset = std::to_string(explanation.offset);
   std::string text = explanation.contract + ": ";
   switch (explanation.holds) {
-    case Explanation::Holds::gap: return text + "offset " + offset + " holds no element (gap)\n";
+    case Explanation::Holds::gap:
+      return text + "offset " + offset + " holds no element (gap)\n";
     case Explanation::Holds::padding: {
       text += "offset " + offset + " is padding '" + explanation.padding + "' (element " +
               std::to_string(explanation.padding_index) + " of " +
               std::to_string(explanation.padding_size);
-      if (explanation.padding_fill) text += ", filled with " + Json(*explanation.padding_fill).dump(0);
+      if (const auto fill = explanation.padding_fill)  // "-1", not "-1.0", for whole numbers
+        text += ", filled with " + (std::trunc(*fill) == *fill && std::abs(*fill) < 1e15
+                                        ? std::to_string(static_cast<std::int64_t>(*fill))
+                                        : Json(*fill).dump(0));
       return text + ")\n";
     }
-    case Explanation::Holds::element: break;
+    case Explanation::Holds::element:
+      break;
   }
   text += explanation.asked_by_offset
               ? "offset " + offset + " holds " + explanation.element_name + "\n"
@@ -121,12 +126,12 @@ Json explanation_to_json(const Explanation& explanation) {
                   .set("offset", explanation.offset)
                   .set("holds", holds[static_cast<int>(explanation.holds)]);
   if (explanation.holds == Explanation::Holds::padding)
-    json.set("padding", Json::object()
-                            .set("name", explanation.padding)
-                            .set("index", explanation.padding_index)
-                            .set("size", explanation.padding_size)
-                            .set("fill", explanation.padding_fill ? Json(*explanation.padding_fill)
-                                                                  : Json()));
+    json.set("padding",
+             Json::object()
+                 .set("name", explanation.padding)
+                 .set("index", explanation.padding_index)
+                 .set("size", explanation.padding_size)
+                 .set("fill", explanation.padding_fill ? Json(*explanation.padding_fill) : Json()));
   if (explanation.holds != Explanation::Holds::element) return json;
   Json index = Json::array();
   Json dims = Json::array();

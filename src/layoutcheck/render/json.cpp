@@ -60,7 +60,8 @@ class Parser {
   bool at_end() const { return pos_ >= text_.size(); }
   char peek() const { return at_end() ? '\0' : text_[pos_]; }
   void skip_space() {
-    while (!at_end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r')) ++pos_;
+    while (!at_end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r'))
+      ++pos_;
   }
   void expect(char c) {
     if (peek() != c) fail(std::string("expected '") + c + "'");
@@ -75,13 +76,23 @@ class Parser {
     if (depth > kMaxParseDepth) fail("nested too deeply");
     skip_space();
     switch (peek()) {
-      case '{': return parse_object(depth);
-      case '[': return parse_array(depth);
-      case '"': return Json(parse_string());
-      case 't': literal("true"); return Json(true);
-      case 'f': literal("false"); return Json(false);
-      case 'n': literal("null"); return Json();
-      default: return parse_number();
+      case '{':
+        return parse_object(depth);
+      case '[':
+        return parse_array(depth);
+      case '"':
+        return Json(parse_string());
+      case 't':
+        literal("true");
+        return Json(true);
+      case 'f':
+        literal("false");
+        return Json(false);
+      case 'n':
+        literal("null");
+        return Json();
+      default:
+        return parse_number();
     }
   }
 
@@ -119,7 +130,8 @@ class Parser {
   std::uint32_t hex4() {
     if (pos_ + 4 > text_.size()) fail("truncated \\u escape");
     std::uint32_t code = 0;
-    const auto [end, error] = std::from_chars(text_.data() + pos_, text_.data() + pos_ + 4, code, 16);
+    const auto [end, error] =
+        std::from_chars(text_.data() + pos_, text_.data() + pos_ + 4, code, 16);
     if (error != std::errc() || end != text_.data() + pos_ + 4) fail("invalid \\u escape");
     pos_ += 4;
     return code;
@@ -139,12 +151,26 @@ class Parser {
       }
       if (at_end()) fail("unterminated escape");
       switch (const char e = text_[pos_++]) {
-        case '"': case '\\': case '/': out += e; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+        case '\\':
+        case '/':
+          out += e;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           std::uint32_t code = hex4();
           if (code >= 0xD800 && code < 0xDC00) {  // surrogate pair
@@ -159,7 +185,8 @@ class Parser {
           append_utf8(out, code);
           break;
         }
-        default: fail("invalid escape");
+        default:
+          fail("invalid escape");
       }
     }
   }
@@ -206,13 +233,27 @@ std::string json_quote(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           static const char hex[] = "0123456789abcdef";
@@ -291,11 +332,12 @@ std::size_t Json::size() const {
 std::string Json::dump(int indent) const {
   std::string out;
   write(out, indent, 0);
-  if (indent > 0) out += '\n';
   return out;
 }
 
-Json Json::parse(std::string_view text) { return Parser(text).document(); }
+Json Json::parse(std::string_view text) {
+  return Parser(text).document();
+}
 
 void Json::write(std::string& out, int indent, int depth) const {
   auto newline = [&](int level) {
@@ -304,9 +346,15 @@ void Json::write(std::string& out, int indent, int depth) const {
     out.append(static_cast<std::size_t>(indent * level), ' ');
   };
   switch (kind()) {
-    case Kind::null: out += "null"; break;
-    case Kind::boolean: out += std::get<bool>(value_) ? "true" : "false"; break;
-    case Kind::integer: out += std::to_string(std::get<std::int64_t>(value_)); break;
+    case Kind::null:
+      out += "null";
+      break;
+    case Kind::boolean:
+      out += std::get<bool>(value_) ? "true" : "false";
+      break;
+    case Kind::integer:
+      out += std::to_string(std::get<std::int64_t>(value_));
+      break;
     case Kind::number: {
       const double value = std::get<double>(value_);
       if (!std::isfinite(value)) {
@@ -320,7 +368,9 @@ void Json::write(std::string& out, int indent, int depth) const {
       out += text;
       break;
     }
-    case Kind::string: out += json_quote(std::get<std::string>(value_)); break;
+    case Kind::string:
+      out += json_quote(std::get<std::string>(value_));
+      break;
     case Kind::array: {
       const Array& array = std::get<Array>(value_);
       if (array.empty()) {

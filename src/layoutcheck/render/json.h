@@ -2,8 +2,12 @@
 // is stable and diffable), or read one back (tests, tools that consume our own reports).
 //
 //   Json report = Json::object();
-//   report.set("misread", 16128).set("fields", Json::array().push(Json::object().set("name", "Q")));
-//   report.dump()  ->  {\n  "misread": 16128,\n  "fields": [\n    {\n      "name": "Q"\n ...
+//   report.set("misread", 60).set("fields", Json::array().push("B"));
+//   report.dump()   ->  {
+//                         "misread": 60,
+//                         "fields": ["B"]
+//                       }
+//   report.dump(0)  ->  {"misread":60,"fields":["B"]}
 #pragma once
 
 #include <cstddef>
@@ -27,8 +31,8 @@ class Json {
   Json(std::nullptr_t) {}
   Json(bool value) : value_(value) {}
   template <class T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-  Json(T value) : value_(static_cast<std::int64_t>(value)) {}
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Json(T value)
+      : value_(static_cast<std::int64_t>(value)) {}
   Json(double value) : value_(value) {}
   Json(const char* value) : value_(std::string(value)) {}
   Json(std::string value) : value_(std::move(value)) {}
@@ -57,6 +61,7 @@ class Json {
   std::size_t size() const;  // items of an array, members of an object, else 0
 
   // indent > 0: pretty, one member per line, short arrays of scalars on one line; 0: compact.
+  // No trailing newline.
   std::string dump(int indent = 2) const;
 
   // Strict JSON (RFC 8259). Throws std::runtime_error naming line and column.

@@ -19,10 +19,10 @@ std::string label(const std::string& name, const std::string& file, const char* 
 
 std::string run_line(const MisreadRun& run) {
   const std::int64_t last = run.offset_end - 1;
-  const std::string where = run.offset_begin == last
-                                ? "offset " + std::to_string(last) + " holds "
-                                : "offsets " + std::to_string(run.offset_begin) + "-" +
-                                      std::to_string(last) + " hold ";
+  const std::string where =
+      run.offset_begin == last
+          ? "offset " + std::to_string(last) + " holds "
+          : "offsets " + std::to_string(run.offset_begin) + "-" + std::to_string(last) + " hold ";
   return where + run.producer + " in the producer, read as " + run.consumer + " by the consumer";
 }
 

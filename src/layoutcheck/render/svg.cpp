@@ -17,7 +17,8 @@ constexpr int kPaddingField = -1;
 constexpr int kGapField = -2;
 constexpr double kMarginLeft = 150, kMarginRight = 24;
 constexpr double kStripHeight = 54;
-constexpr double kFontSize = 12, kLabelSize = 9;
+constexpr double kFontSize = 12, kLabelSize = 8;
+constexpr double kMarkHeight = 9;  // the red bar under misread consumer offsets
 constexpr const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
 constexpr const char* kMisreadRed = "#d62728";
 constexpr const char* kPalette[] = {"#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2",
@@ -26,7 +27,8 @@ constexpr const char* kPalette[] = {"#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", 
 std::string num(double value) {
   char buffer[32];
   const auto end = std::to_chars(buffer, buffer + sizeof buffer, std::round(value * 10) / 10,
-                                 std::chars_format::fixed, 1).ptr;
+                                 std::chars_format::fixed, 1)
+                       .ptr;
   std::string text(buffer, end);
   if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
   return text == "-0" ? "0" : text;
@@ -36,11 +38,20 @@ std::string escape(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -89,42 +100,40 @@ std::vector<Segment> row_segments(const Contract& contract, double px_per_offset
   std::vector<std::int64_t> head_size;  // elements per outermost index, per field
   for (const Field& field : contract.fields)
     head_size.push_back(field.dims.empty() ? 1 : field.elements() / field.dims[0].size());
-  auto segments_by = [&](bool with_heads) {
-    std::vector<Segment> segments;
-    for (std::int64_t offset = 0; offset < rows.size(); ++offset) {
-      Segment here{offset, offset + 1, kGapField, -1};
-      const std::uint32_t owner = rows.at(offset);
-      if (owner == RowMap::kPadding) {
-        here.field = kPaddingField;
-      } else if (owner != RowMap::kEmpty) {
-        const ElementRef element = contract.element_from_global(owner);
-        here.field = static_cast<int>(element.field);
-        if (with_heads) here.head = element.linear / head_size[element.field];
-      }
-      if (!segments.empty() && segments.back().field == here.field &&
-          segments.back().head == here.head)
-        segments.back().end = here.end;
-      else
-        segments.push_back(here);
+  auto segment_at = [&](std::int64_t offset, bool with_heads) {
+    Segment here{offset, offset + 1, kGapField, -1};
+    const std::uint32_t owner = rows.at(offset);
+    if (owner == RowMap::kPadding) {
+      here.field = kPaddingField;
+    } else if (owner != RowMap::kEmpty) {
+      const ElementRef element = contract.element_from_global(owner);
+      here.field = static_cast<int>(element.field);
+      if (with_heads) here.head = element.linear / head_size[element.field];
     }
-    return segments;
+    return here;
   };
-  std::vector<Segment> segments = segments_by(true);
-  if (segments.size() > kMaxSegments) segments = segments_by(false);
-  if (segments.size() <= kMaxSegments) return segments;
-  // Finely interleaved fields: one rectangle per pixel column, coloured by its first offset.
-  std::vector<Segment> columns;
-  const double offsets_per_px = 1 / px_per_offset;
-  for (double start = 0; start < static_cast<double>(rows.size()); start += offsets_per_px) {
-    const auto begin = static_cast<std::int64_t>(start);
-    const auto end = std::min<std::int64_t>(rows.size(), static_cast<std::int64_t>(start + offsets_per_px) + 1);
-    const auto it = std::upper_bound(segments.begin(), segments.end(), begin,
-                                     [](std::int64_t o, const Segment& s) { return o < s.end; });
-    const int field = it->field;
-    if (!columns.empty() && columns.back().field == field)
-      columns.back().end = end;
+  auto append = [](std::vector<Segment>& segments, const Segment& here) {
+    if (!segments.empty() && segments.back().field == here.field &&
+        segments.back().head == here.head)
+      segments.back().end = here.end;
     else
-      columns.push_back({begin, end, field, -1});
+      segments.push_back(here);
+  };
+  for (const bool with_heads : {true, false}) {
+    std::vector<Segment> segments;
+    for (std::int64_t offset = 0; offset < rows.size() && segments.size() <= kMaxSegments; ++offset)
+      append(segments, segment_at(offset, with_heads));
+    if (segments.size() <= kMaxSegments) return segments;
+  }
+  // Fields interleaved finer than the pixels: one rectangle per pixel column, coloured by the
+  // field at its first offset.
+  std::vector<Segment> columns;
+  const auto count =
+      static_cast<std::int64_t>(std::ceil(static_cast<double>(rows.size()) * px_per_offset));
+  for (std::int64_t column = 0; column < count; ++column) {
+    const std::int64_t begin = column * rows.size() / count,
+                       end = (column + 1) * rows.size() / count;
+    if (end > begin) append(columns, {begin, end, segment_at(begin, false).field, -1});
   }
   return columns;
 }
@@ -132,14 +141,16 @@ std::vector<Segment> row_segments(const Contract& contract, double px_per_offset
 class Picture {
  public:
   Picture(double width, std::int64_t row_size) : width_(width) {
-    scale_ = (width - kMarginLeft - kMarginRight) / static_cast<double>(std::max<std::int64_t>(1, row_size));
+    scale_ = (width - kMarginLeft - kMarginRight) /
+             static_cast<double>(std::max<std::int64_t>(1, row_size));
   }
   double x(std::int64_t offset) const { return kMarginLeft + static_cast<double>(offset) * scale_; }
   double scale() const { return scale_; }
   double width() const { return width_; }
   std::string& body() { return body_; }
 
-  void text(double x, double y, std::string_view content, double size, const std::string& extra = "") {
+  void text(double x, double y, std::string_view content, double size,
+            const std::string& extra = "") {
     body_ += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + num(size) + "\"" +
              extra + ">" + escape(content) + "</text>\n";
   }
@@ -163,8 +174,8 @@ class Picture {
            "<pattern id=\"padding\" patternUnits=\"userSpaceOnUse\" width=\"5\" height=\"5\" "
            "patternTransform=\"rotate(-45)\"><rect width=\"5\" height=\"5\" fill=\"#e6e6e6\"/>"
            "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"5\" stroke=\"#aaaaaa\" stroke-width=\"1.5\"/>"
-           "</pattern></defs>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n" + body_ +
-           "</svg>\n";
+           "</pattern></defs>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n" +
+           body_ + "</svg>\n";
   }
 
  private:
@@ -179,15 +190,15 @@ std::string symbols_line(const Contract& contract) {
   return text;
 }
 
-void draw_row(Picture& picture, const Contract& contract, const Colours& colours, double y,
-              const std::string& role) {
-  const std::vector<Segment> segments = row_segments(contract, picture.scale());
+void draw_row(Picture& picture, const Contract& contract, const std::vector<Segment>& segments,
+              const Colours& colours, double y, const std::string& role) {
   picture.text(12, y + kStripHeight / 2 - 4, role, kFontSize, " font-weight=\"bold\"");
   picture.text(12, y + kStripHeight / 2 + 12, contract.name, kFontSize - 1, " fill=\"#444444\"");
   for (const Segment& segment : segments) {
     const double x0 = picture.x(segment.begin), w = picture.x(segment.end) - x0;
     if (segment.field == kGapField) {
-      picture.rect(x0, y, w, kStripHeight, "fill=\"#ffffff\" stroke=\"#999999\" stroke-dasharray=\"3,2\"");
+      picture.rect(x0, y, w, kStripHeight,
+                   "fill=\"#ffffff\" stroke=\"#999999\" stroke-dasharray=\"3,2\"");
       continue;
     }
     if (segment.field == kPaddingField) {
@@ -197,18 +208,20 @@ void draw_row(Picture& picture, const Contract& contract, const Colours& colours
     const Field& field = contract.fields[static_cast<std::size_t>(segment.field)];
     const std::string& base = colours.of(field.name);
     const std::string fill = segment.head % 2 == 1 ? lighten(base, 0.3) : base;
-    picture.rect(x0, y, w, kStripHeight,
-                 "fill=\"" + fill + "\"" + (w >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.6\"" : ""));
+    picture.rect(
+        x0, y, w, kStripHeight,
+        "fill=\"" + fill + "\"" + (w >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.6\"" : ""));
     const std::string label =
         segment.head >= 0 ? field.name + " h" + std::to_string(segment.head) : field.name;
     const double length = text_width(label, kLabelSize) + 4;
     const std::string anchor = " text-anchor=\"middle\" fill=\"#ffffff\"";
     if (length <= w) {
       picture.text(x0 + w / 2, y + kStripHeight / 2 + kLabelSize * 0.35, label, kLabelSize, anchor);
-    } else if (w >= kLabelSize + 1 && length <= kStripHeight) {  // narrow: write it upwards
+    } else if (w >= kLabelSize && length <= kStripHeight) {  // narrow: write it upwards
       const double cx = x0 + w / 2 + kLabelSize * 0.35, cy = y + kStripHeight / 2;
-      picture.text(0, 0, label, kLabelSize,
-                   anchor + " transform=\"translate(" + num(cx) + "," + num(cy) + ") rotate(-90)\"");
+      picture.text(
+          0, 0, label, kLabelSize,
+          anchor + " transform=\"translate(" + num(cx) + "," + num(cy) + ") rotate(-90)\"");
     }
   }
   picture.rect(picture.x(0), y, picture.x(contract.row_size) - picture.x(0), kStripHeight,
@@ -240,7 +253,9 @@ double draw_legend(Picture& picture, const Contract& contract, const Colours& co
                    bool with_misread) {
   double x = kMarginLeft;
   auto entry = [&](const std::string& style, const std::string& label) {
-    picture.rect(x, y - 10, 14, 12, style + " stroke=\"#333333\" stroke-width=\"0.5\"");
+    const bool outlined = style.find("stroke=") != std::string::npos;
+    picture.rect(x, y - 10, 14, 12,
+                 style + (outlined ? "" : " stroke=\"#333333\" stroke-width=\"0.5\""));
     picture.text(x + 19, y, label, 11);
     x += 19 + text_width(label, 11) + 18;
   };
@@ -253,19 +268,20 @@ double draw_legend(Picture& picture, const Contract& contract, const Colours& co
   if (!contract.padding.empty()) entry("fill=\"url(#padding)\"", "padding");
   if (with_misread) {
     entry("fill=\"url(#misread)\" stroke=\"" + std::string(kMisreadRed) + "\"",
-          "misread: the consumer expects another element here");
+          "misread: the consumer reads another element than it expects");
     entry("fill=\"#888888\" fill-opacity=\"0.35\"", "band: where the producer holds it");
   }
   return y + 14;
 }
 
-// A run of logical elements that moved: consumer reads them at [consumer, +length), the producer
-// holds them at [producer, +length).
+// Logical elements that moved: the consumer reads them at [consumer_begin, consumer_end), the
+// producer holds them at [producer_begin, producer_end).
 struct Band {
-  std::int64_t consumer = 0, producer = 0, length = 0;
+  std::int64_t consumer_begin = 0, consumer_end = 0, producer_begin = 0, producer_end = 0;
   std::string field;
 };
 
+// Maximal runs over which both offsets step by one, in consumer element order; only moved ones.
 std::vector<Band> moved_runs(const Contract& producer, const Contract& consumer) {
   const ReadMap consumer_offsets = ReadMap::from_contract(consumer);
   const ReadMap producer_offsets = ReadMap::from_contract(producer);
@@ -277,23 +293,78 @@ std::vector<Band> moved_runs(const Contract& producer, const Contract& consumer)
         producer.global_id({static_cast<std::size_t>(held - producer.fields.data()), 0});
     Band band;
     auto flush = [&] {
-      if (band.length > 0 && band.consumer != band.producer) bands.push_back(band);
-      band.length = 0;
+      if (band.consumer_end > band.consumer_begin && band.consumer_begin != band.producer_begin)
+        bands.push_back(band);
     };
     for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
-      const std::int64_t c = consumer_offsets.offsets[static_cast<std::size_t>(consumer_start + linear)];
-      const std::int64_t p = producer_offsets.offsets[static_cast<std::size_t>(producer_start + linear)];
-      if (band.length > 0 && c == band.consumer + band.length && p == band.producer + band.length) {
-        ++band.length;
+      const std::int64_t c =
+          consumer_offsets.offsets[static_cast<std::size_t>(consumer_start + linear)];
+      const std::int64_t p =
+          producer_offsets.offsets[static_cast<std::size_t>(producer_start + linear)];
+      if (linear > 0 && c == band.consumer_end && p == band.producer_end) {
+        ++band.consumer_end, ++band.producer_end;
         continue;
       }
       flush();
-      band = {c, p, 1, field.name};
+      band = {c, c + 1, p, p + 1, field.name};
     }
     flush();
     consumer_start += field.elements();
   }
   return bands;
+}
+
+// Too many runs to draw one by one (a transposed state): one band per pair of rectangles (field
+// heads) that elements move between, e.g. "every element of S h7 moves within S h7".
+std::vector<Band> bands_per_rectangle(const std::vector<Band>& runs,
+                                      const std::vector<Segment>& consumer_rects,
+                                      const std::vector<Segment>& producer_rects) {
+  auto rect_of = [](const std::vector<Segment>& rects, std::int64_t offset) {
+    return static_cast<std::size_t>(
+        std::upper_bound(rects.begin(), rects.end(), offset,
+                         [](std::int64_t o, const Segment& r) { return o < r.end; }) -
+        rects.begin());
+  };
+  std::map<std::pair<std::size_t, std::size_t>, std::string> pairs;
+  for (const Band& run : runs)
+    for (std::int64_t i = 0; i < run.consumer_end - run.consumer_begin; ++i)
+      pairs.emplace(std::pair{rect_of(consumer_rects, run.consumer_begin + i),
+                              rect_of(producer_rects, run.producer_begin + i)},
+                    run.field);
+  std::vector<Band> bands;
+  for (const auto& [pair, field] : pairs) {
+    if (pair.first >= consumer_rects.size() || pair.second >= producer_rects.size()) continue;
+    const Segment& c = consumer_rects[pair.first];
+    const Segment& p = producer_rects[pair.second];
+    bands.push_back({c.begin, c.end, p.begin, p.end, field});
+  }
+  return bands;
+}
+
+// Sorted, with ranges less than `gap` apart merged: one mark per visible stretch.
+std::vector<std::pair<std::int64_t, std::int64_t>> merge_ranges(
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges, std::int64_t gap) {
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+  for (const auto& range : ranges)
+    if (!merged.empty() && range.first <= merged.back().second + gap)
+      merged.back().second = std::max(merged.back().second, range.second);
+    else
+      merged.push_back(range);
+  return merged;
+}
+
+void draw_band(Picture& picture, const Band& band, const std::string& colour, double top,
+               double bottom) {
+  const double c0 = picture.x(band.consumer_begin), c1 = picture.x(band.consumer_end);
+  const double p0 = picture.x(band.producer_begin), p1 = picture.x(band.producer_end);
+  const double middle = (top + bottom) / 2;
+  picture.body() += "<path d=\"M" + num(c0) + "," + num(bottom) + " C" + num(c0) + "," +
+                    num(middle) + " " + num(p0) + "," + num(middle) + " " + num(p0) + "," +
+                    num(top) + " L" + num(p1) + "," + num(top) + " C" + num(p1) + "," +
+                    num(middle) + " " + num(c1) + "," + num(middle) + " " + num(c1) + "," +
+                    num(bottom) + " Z\" fill=\"" + colour + "\" fill-opacity=\"0.3\" stroke=\"" +
+                    colour + "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"/>\n";
 }
 
 }  // namespace
@@ -308,7 +379,7 @@ std::string render_row_svg(const Contract& contract, const SvgOptions& options) 
   picture.text(12, 24, title, 16, " font-weight=\"bold\"");
   picture.text(12, 44, symbols_line(contract), kFontSize, " fill=\"#444444\"");
   const double strip = 64;
-  draw_row(picture, contract, colours, strip, "row");
+  draw_row(picture, contract, row_segments(contract, picture.scale()), colours, strip, "row");
   draw_axis(picture, contract.row_size, contract.dtype, strip + kStripHeight + 6);
   const double bottom = draw_legend(picture, contract, colours, strip + kStripHeight + 52, false);
   return picture.finish(bottom + 8, title);
@@ -321,52 +392,45 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
   Colours colours;
   colours.add(producer);
   colours.add(consumer);
-  const std::string title = producer.name + " (producer) -> " + consumer.name + " (consumer): " +
-                            std::to_string(report.misread) + " of " +
+  const std::string title = producer.name + " (producer) -> " + consumer.name +
+                            " (consumer): " + std::to_string(report.misread) + " of " +
                             std::to_string(report.elements) + " elements misread";
   picture.text(12, 24, title, 16, " font-weight=\"bold\"");
 
   const double producer_y = 64, consumer_y = 300;
-  const std::vector<Band> bands = moved_runs(producer, consumer);
+  const std::vector<Segment> producer_rects = row_segments(producer, picture.scale());
+  const std::vector<Segment> consumer_rects = row_segments(consumer, picture.scale());
+  const std::vector<Band> runs = moved_runs(producer, consumer);
   std::string subtitle = symbols_line(consumer);
-  if (bands.size() > kMaxBands)
-    subtitle += "   (" + std::to_string(bands.size()) + " moved runs: too many to draw)";
-  picture.text(12, 44, subtitle, kFontSize, " fill=\"#444444\"");
-  draw_row(picture, producer, colours, producer_y, "producer");
-  draw_row(picture, consumer, colours, consumer_y, "consumer");
-
-  if (bands.size() <= kMaxBands) {
-    // Bands first so the red marks stay on top; a consumer range is misread exactly when the
-    // producer holds its elements elsewhere.
-    const double top = producer_y + kStripHeight, bottom = consumer_y, middle = (top + bottom) / 2;
-    std::vector<std::pair<std::int64_t, std::int64_t>> misread;
-    for (const Band& band : bands) {
-      const double c0 = picture.x(band.consumer), c1 = picture.x(band.consumer + band.length);
-      const double p0 = picture.x(band.producer), p1 = picture.x(band.producer + band.length);
-      picture.body() += "<path d=\"M" + num(c0) + "," + num(bottom) + " C" + num(c0) + "," +
-                        num(middle) + " " + num(p0) + "," + num(middle) + " " + num(p0) + "," +
-                        num(top) + " L" + num(p1) + "," + num(top) + " C" + num(p1) + "," +
-                        num(middle) + " " + num(c1) + "," + num(middle) + " " + num(c1) + "," +
-                        num(bottom) + " Z\" fill=\"" + colours.of(band.field) +
-                        "\" fill-opacity=\"0.3\" stroke=\"" + colours.of(band.field) +
-                        "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"/>\n";
-      misread.emplace_back(band.consumer, band.consumer + band.length);
-    }
-    std::sort(misread.begin(), misread.end());
-    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
-    for (const auto& range : misread)
-      if (!merged.empty() && range.first <= merged.back().second)
-        merged.back().second = std::max(merged.back().second, range.second);
-      else
-        merged.push_back(range);
-    for (const auto& [begin, end] : merged)
-      picture.rect(picture.x(begin), consumer_y, picture.x(end) - picture.x(begin), kStripHeight,
-                   "fill=\"url(#misread)\" stroke=\"" + std::string(kMisreadRed) +
-                       "\" stroke-width=\"1.5\"");
+  std::vector<Band> bands = runs;
+  if (runs.size() > kMaxBands) {
+    bands = bands_per_rectangle(runs, consumer_rects, producer_rects);
+    subtitle += "   (" + std::to_string(runs.size()) +
+                " moved runs, too many to draw: " + std::to_string(bands.size()) +
+                " bands join the rectangles they move between)";
+    if (bands.size() > kMaxBands) bands.clear();
   }
-  draw_axis(picture, row_size, consumer.dtype, consumer_y + kStripHeight + 6);
-  const double bottom =
-      draw_legend(picture, consumer, colours, consumer_y + kStripHeight + 52, report.misread > 0);
+  picture.text(12, 44, subtitle, kFontSize, " fill=\"#444444\"");
+  draw_row(picture, producer, producer_rects, colours, producer_y, "producer");
+  draw_row(picture, consumer, consumer_rects, colours, consumer_y, "consumer");
+  for (const Band& band : bands)
+    draw_band(picture, band, colours.of(band.field), producer_y + kStripHeight, consumer_y);
+
+  // A consumer offset is misread exactly when the producer holds its element elsewhere. Marked
+  // by an outline in the row and a hatched bar under it, so the row's colours stay readable.
+  std::vector<std::pair<std::int64_t, std::int64_t>> misread;
+  for (const Band& run : runs) misread.emplace_back(run.consumer_begin, run.consumer_end);
+  const auto offsets_per_px = static_cast<std::int64_t>(1 / picture.scale());
+  for (const auto& [begin, end] : merge_ranges(std::move(misread), offsets_per_px)) {
+    const double x0 = picture.x(begin), w = std::max(1.0, picture.x(end) - x0);
+    const std::string red = "stroke=\"" + std::string(kMisreadRed) + "\"";
+    picture.rect(x0, consumer_y, w, kStripHeight, "fill=\"none\" " + red + " stroke-width=\"1.5\"");
+    picture.rect(x0, consumer_y + kStripHeight + 2, w, kMarkHeight,
+                 "fill=\"url(#misread)\" " + red + " stroke-width=\"1\"");
+  }
+  draw_axis(picture, row_size, consumer.dtype, consumer_y + kStripHeight + kMarkHeight + 8);
+  const double bottom = draw_legend(
+      picture, consumer, colours, consumer_y + kStripHeight + kMarkHeight + 56, report.misread > 0);
   return picture.finish(bottom + 8, title);
 }
 

@@ -35,8 +35,8 @@ std::string render_fairness_section(const BenchReport& report) {
         << format_bytes(sum(path.stages, &StageTraffic::bytes_read)) << "** | **"
         << format_bytes(sum(path.stages, &StageTraffic::bytes_written)) << "** | |\n";
   }
-  out << "| minimum (any correct path) | | | | | "
-      << format_bytes(report.minimum_traffic) << " read + written |\n\n";
+  out << "| minimum | any correct path: inputs read once, outputs written once | 1 | "
+      << format_bytes(report.minimum_traffic) << " (read + written) | | |\n\n";
 
   if (const PathResult* baseline = report.path(report.baseline)) {
     for (const StageTraffic& stage : baseline->stages)

@@ -13,12 +13,19 @@ namespace layoutcheck {
 
 namespace {
 
-constexpr double kWidth = 820, kHeight = 500;
-constexpr double kLeft = 80, kRight = 600, kTop = 78, kBottom = 440;  // plot frame
-constexpr double kLegendX = 620;
+constexpr double kWidth = 900, kHeight = 740;
+constexpr double kLeft = 80, kRight = 620;  // both panels share the batch axis
+constexpr double kLegendX = 645;
 // Colour-blind-safe (Okabe–Ito); markers differ too, so the chart survives greyscale printing.
 const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"};
 constexpr int kColourCount = 6;
+
+struct Panel {
+  double top, bottom;
+  std::string y_label;
+};
+const Panel kTimePanel{78, 420, "time per layer, µs"};
+const Panel kFractionPanel{500, 680, "% of copy bandwidth"};
 
 std::string escaped(const std::string& text) {
   std::string out;
@@ -40,25 +47,31 @@ std::string number(double value) {
   return text;
 }
 
+std::string tick_label(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 void marker(std::ostream& out, int shape, double x, double y, const char* colour) {
-  const std::string fill = " fill=\"" + std::string(colour) + "\" stroke=\"white\" stroke-width=\"1\"";
+  const std::string style = " fill=\"" + std::string(colour) + "\" stroke=\"white\" stroke-width=\"1\"";
   switch (shape % 4) {
     case 0:
-      out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(y) << "\" r=\"4.5\"" << fill << "/>";
+      out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(y) << "\" r=\"4.5\"" << style << "/>";
       break;
     case 1:
       out << "<rect x=\"" << number(x - 4.5) << "\" y=\"" << number(y - 4.5)
-          << "\" width=\"9\" height=\"9\"" << fill << "/>";
+          << "\" width=\"9\" height=\"9\"" << style << "/>";
       break;
     case 2:
       out << "<polygon points=\"" << number(x) << "," << number(y - 5.5) << " " << number(x + 5.5)
-          << "," << number(y + 4) << " " << number(x - 5.5) << "," << number(y + 4) << "\"" << fill
+          << "," << number(y + 4) << " " << number(x - 5.5) << "," << number(y + 4) << "\"" << style
           << "/>";
       break;
     default:
       out << "<polygon points=\"" << number(x) << "," << number(y - 6) << " " << number(x + 6)
           << "," << number(y) << " " << number(x) << "," << number(y + 6) << " " << number(x - 6)
-          << "," << number(y) << "\"" << fill << "/>";
+          << "," << number(y) << "\"" << style << "/>";
   }
   out << "\n";
 }
@@ -71,29 +84,29 @@ struct Range {
   }
 };
 
-void draw_frame(std::ostream& out, const ChartAxis& x, const ChartAxis& y,
+void draw_frame(std::ostream& out, const Panel& panel, const ChartAxis& x, const ChartAxis& y,
                 const std::vector<std::int64_t>& batches) {
   out << "<g class=\"grid\" stroke=\"#e3e3e3\" stroke-width=\"1\">\n";
   for (double tick : y.ticks())
     out << "<line x1=\"" << kLeft << "\" x2=\"" << kRight << "\" y1=\"" << number(y.pixel(tick))
         << "\" y2=\"" << number(y.pixel(tick)) << "\"/>\n";
   for (std::int64_t batch : batches)
-    out << "<line y1=\"" << kTop << "\" y2=\"" << kBottom << "\" x1=\"" << number(x.pixel(batch))
-        << "\" x2=\"" << number(x.pixel(batch)) << "\"/>\n";
-  out << "</g>\n<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kRight - kLeft
-      << "\" height=\"" << kBottom - kTop << "\" fill=\"none\" stroke=\"#444\"/>\n";
+    out << "<line y1=\"" << panel.top << "\" y2=\"" << panel.bottom << "\" x1=\""
+        << number(x.pixel(batch)) << "\" x2=\"" << number(x.pixel(batch)) << "\"/>\n";
+  out << "</g>\n<rect x=\"" << kLeft << "\" y=\"" << panel.top << "\" width=\"" << kRight - kLeft
+      << "\" height=\"" << panel.bottom - panel.top << "\" fill=\"none\" stroke=\"#444\"/>\n";
   out << "<g class=\"axis-labels\" font-size=\"12\" fill=\"#333\">\n";
   for (double tick : y.ticks())
     out << "<text x=\"" << kLeft - 8 << "\" y=\"" << number(y.pixel(tick) + 4)
-        << "\" text-anchor=\"end\">" << format_significant(tick) << "</text>\n";
+        << "\" text-anchor=\"end\">" << tick_label(tick) << "</text>\n";
   for (std::int64_t batch : batches)
-    out << "<text x=\"" << number(x.pixel(batch)) << "\" y=\"" << kBottom + 18
+    out << "<text x=\"" << number(x.pixel(batch)) << "\" y=\"" << panel.bottom + 18
         << "\" text-anchor=\"middle\">" << batch << "</text>\n";
-  out << "<text x=\"" << (kLeft + kRight) / 2 << "\" y=\"" << kBottom + 40
+  out << "<text x=\"" << (kLeft + kRight) / 2 << "\" y=\"" << panel.bottom + 38
       << "\" text-anchor=\"middle\" font-size=\"13\">batch (sequences per step)"
       << (x.logarithmic() ? ", log scale" : "") << "</text>\n";
-  out << "<text transform=\"translate(22," << (kTop + kBottom) / 2
-      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">time per layer, µs"
+  out << "<text transform=\"translate(24," << (panel.top + panel.bottom) / 2
+      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">" << panel.y_label
       << (y.logarithmic() ? " (log scale)" : "") << "</text>\n</g>\n";
 }
 
@@ -106,8 +119,8 @@ void draw_floor(std::ostream& out, const BenchReport& report, const ChartAxis& x
   out << "\"/>\n";
 }
 
-void draw_path(std::ostream& out, const PathResult& path, int index, const ChartAxis& x,
-               const ChartAxis& y) {
+void draw_times(std::ostream& out, const PathResult& path, int index, const ChartAxis& x,
+                const ChartAxis& y) {
   const char* colour = kColours[index % kColourCount];
   out << "<g class=\"path\" data-path=\"" << escaped(path.name) << "\">\n";
   out << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
@@ -116,19 +129,39 @@ void draw_path(std::ostream& out, const PathResult& path, int index, const Chart
   out << "\"/>\n";
   for (const BatchTiming& timing : path.timings) {
     const double px = x.pixel(timing.batch);
-    out << "<path d=\"M" << number(px) << "," << number(y.pixel(timing.per_layer.p10)) << "V"
-        << number(y.pixel(timing.per_layer.p90)) << "M" << number(px - 4) << ","
-        << number(y.pixel(timing.per_layer.p10)) << "h8M" << number(px - 4) << ","
-        << number(y.pixel(timing.per_layer.p90)) << "h8\" stroke=\"" << colour
-        << "\" stroke-width=\"1.2\"/>\n";
+    const double low = y.pixel(timing.per_layer.p10), high = y.pixel(timing.per_layer.p90);
+    out << "<path d=\"M" << number(px) << "," << number(low) << "V" << number(high) << "M"
+        << number(px - 4) << "," << number(low) << "h8M" << number(px - 4) << "," << number(high)
+        << "h8\" stroke=\"" << colour << "\" stroke-width=\"1.2\"/>\n";
     marker(out, index, px, y.pixel(timing.per_layer.median), colour);
   }
   out << "</g>\n";
 }
 
+double fraction_of_copy(const BenchReport& report, const PathResult& path, const BatchTiming& timing) {
+  return bandwidth_fraction(total_bytes(path.stages).at(timing.batch), timing.per_layer.median,
+                            report.copy_bandwidth.bytes_per_second());
+}
+
+void draw_fractions(std::ostream& out, const BenchReport& report, const PathResult& path,
+                    int index, const ChartAxis& x, const ChartAxis& y) {
+  const char* colour = kColours[index % kColourCount];
+  auto percent = [&](const BatchTiming& timing) {
+    return 100.0 * fraction_of_copy(report, path, timing);
+  };
+  out << "<g class=\"fraction\" data-path=\"" << escaped(path.name) << "\">\n";
+  out << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
+  for (const BatchTiming& timing : path.timings)
+    out << number(x.pixel(timing.batch)) << "," << number(y.pixel(percent(timing))) << " ";
+  out << "\"/>\n";
+  for (const BatchTiming& timing : path.timings)
+    marker(out, index, x.pixel(timing.batch), y.pixel(percent(timing)), colour);
+  out << "</g>\n";
+}
+
 void draw_legend(std::ostream& out, const BenchReport& report,
                  const std::vector<const PathResult*>& drawn) {
-  double row = kTop + 8;
+  double row = kTimePanel.top + 8;
   out << "<g class=\"legend\" font-size=\"12\">\n";
   for (std::size_t i = 0; i < drawn.size(); ++i, row += 22) {
     const char* colour = kColours[i % kColourCount];
@@ -140,8 +173,9 @@ void draw_legend(std::ostream& out, const BenchReport& report,
   }
   out << "<line x1=\"" << kLegendX << "\" x2=\"" << kLegendX + 26 << "\" y1=\"" << row << "\" y2=\""
       << row << "\" stroke=\"#555\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"/>\n";
-  out << "<text x=\"" << kLegendX + 34 << "\" y=\"" << row + 4 << "\">floor (min. traffic ÷ copy BW)</text>\n";
-  row += 30;
+  out << "<text x=\"" << kLegendX + 34 << "\" y=\"" << row + 4 << "\">floor: minimum traffic</text>\n";
+  out << "<text x=\"" << kLegendX + 34 << "\" y=\"" << row + 19 << "\">÷ copy bandwidth</text>\n";
+  row += 48;
   for (const PathResult& path : report.paths) {
     if (path.validity.valid) continue;
     out << "<text class=\"invalid\" x=\"" << kLegendX << "\" y=\"" << row << "\" fill=\"#B00020\">"
@@ -172,7 +206,13 @@ std::string render_timing_chart(const BenchReport& report) {
   }
   // Pad the batch axis so the end points do not sit on the frame.
   const ChartAxis x(batches.low / 1.5, batches.high * 1.5, kLeft, kRight);
-  const ChartAxis y(times.low, times.high, kBottom, kTop);
+  const ChartAxis time_axis(times.low, times.high, kTimePanel.bottom, kTimePanel.top);
+  // Up to 100 %, unless a path beats the copy (a hot cache can): then high enough to show it.
+  double highest_percent = 100;
+  for (const PathResult* path : drawn)
+    for (const BatchTiming& timing : path->timings)
+      highest_percent = std::max(highest_percent, 100 * fraction_of_copy(report, *path, timing));
+  const ChartAxis fraction_axis(0, highest_percent, kFractionPanel.bottom, kFractionPanel.top);
 
   std::ostringstream out;
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
@@ -185,9 +225,17 @@ std::string render_timing_chart(const BenchReport& report) {
       << escaped(report.device) << " · " << report.layers
       << "-layer graph · median with p10–p90 · copy BW "
       << format_bandwidth(report.copy_bandwidth.bytes_per_second()) << " (this run)</text>\n";
-  draw_frame(out, x, y, report.batches);
-  draw_floor(out, report, x, y);
-  for (std::size_t i = 0; i < drawn.size(); ++i) draw_path(out, *drawn[i], static_cast<int>(i), x, y);
+  draw_frame(out, kTimePanel, x, time_axis, report.batches);
+  draw_floor(out, report, x, time_axis);
+  for (std::size_t i = 0; i < drawn.size(); ++i)
+    draw_times(out, *drawn[i], static_cast<int>(i), x, time_axis);
+
+  out << "<text x=\"" << kLeft << "\" y=\"" << kFractionPanel.top - 12
+      << "\" font-size=\"13\" font-weight=\"bold\">bandwidth reached: declared bytes ÷ median time, "
+         "as % of the copy</text>\n";
+  draw_frame(out, kFractionPanel, x, fraction_axis, report.batches);
+  for (std::size_t i = 0; i < drawn.size(); ++i)
+    draw_fractions(out, report, *drawn[i], static_cast<int>(i), x, fraction_axis);
   draw_legend(out, report, drawn);
   out << "</svg>\n";
   return out.str();

@@ -1,0 +1,177 @@
+// Device code shared by the GDN decode kernels (fused and baseline): the maths of design §5 in
+// fp32, staging of one value head's inputs into shared memory, and the cross-block handshake that
+// lets several blocks share a key head's conv state without a race.
+#pragma once
+
+// The runtime first: bf16.h's device branch uses its intrinsics.
+#include "layoutcheck/platform/gpu_runtime.h"
+
+#include "gdn_abi.h"
+#include "gdn_layouts.h"
+#include "layoutcheck/platform/bf16.h"
+
+namespace layoutcheck::kernels {
+
+inline constexpr float kNormEpsilon = 1e-6f;  // l2norm and RMSNorm, inside the root
+
+__device__ inline float silu(float x) { return x / (1.0f + expf(-x)); }
+__device__ inline float softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
+__device__ inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+__device__ inline float bf16_at(const unsigned short* p, long long i) { return bf16_to_float(p[i]); }
+
+__host__ __device__ inline GdnDims dims_of(const GdnDecodeArgs& args) {
+  GdnDims d;
+  d.H = static_cast<int>(args.H);
+  d.HV = static_cast<int>(args.HV);
+  d.K = static_cast<int>(args.K);
+  d.V = static_cast<int>(args.V);
+  d.W = static_cast<int>(args.W);
+  return d;
+}
+
+// exp(g) and beta of one value head (design §5 step 3, fp32).
+struct Gates {
+  float decay;  // exp(g), g = -exp(A_log) * softplus(a + dt_bias)
+  float beta;   // sigmoid(b)
+};
+
+__device__ inline Gates make_gates(float a, float b, float A_log, float dt_bias) {
+  const float g = -expf(A_log) * softplus(a + dt_bias);
+  return {expf(g), sigmoid(b)};
+}
+
+template <class Layout>
+__device__ inline Gates load_gates(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv) {
+  const unsigned short* row = args.ba + b * args.ba_row_stride;
+  return make_gates(bf16_at(row, Layout::a(d, hv)), bf16_at(row, Layout::b(d, hv)),
+                    args.A_log[hv], args.dt_bias[hv]);
+}
+
+// One causal-conv channel: silu(sum_t w[t] * window[t]), window = the W-1 stored raw inputs
+// (oldest first) then x.
+__device__ inline float conv_channel(const unsigned short* taps, const unsigned short* weights,
+                                     unsigned short x, int W) {
+  float sum = 0.0f;
+  for (int t = 0; t < W - 1; ++t) sum += bf16_to_float(weights[t]) * bf16_to_float(taps[t]);
+  sum += bf16_to_float(weights[W - 1]) * bf16_to_float(x);
+  return silu(sum);
+}
+
+// The conv state keeps the last W-1 raw inputs: drop the oldest, append x (pure data movement,
+// bitwise equal to the reference's shift).
+__device__ inline void shift_taps(unsigned short* taps, unsigned short x, int W) {
+  for (int t = 0; t + 2 < W; ++t) taps[t] = taps[t + 1];
+  taps[W - 2] = x;
+}
+
+// Shared-memory views of one value head's staged inputs.
+struct StagedHead {
+  float* q;     // [K] conv output of the key head's query (before l2norm)
+  float* k;     // [K] conv output of the key head's key (before l2norm)
+  float* v;     // [tile] conv output of this value head's value columns
+  float* gate;  // [tile] silu(z) * norm_weight, for the gated RMSNorm
+};
+
+// Stages q, k (whole key head h), v and the norm gate (columns v0 .. v0+tile-1 of value head hv)
+// for a fused kernel reading qkvz through Layout. The V channels' conv state belongs to this
+// block and is shifted here; the Q/K channels' state is shared by every block of the key head and
+// is shifted later by shift_qk_conv_state_when_last.
+template <class Layout>
+__device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
+                                   int v0, int tile, const StagedHead& staged) {
+  const int h = hv / d.G();
+  const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
+  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
+  const int items = 2 * d.K + 2 * tile;
+  for (int i = static_cast<int>(threadIdx.x); i < items; i += static_cast<int>(blockDim.x)) {
+    if (i < 2 * d.K) {
+      const bool is_q = i < d.K;
+      const int k = is_q ? i : i - d.K;
+      const unsigned short x = row[is_q ? Layout::q(d, h, k) : Layout::k(d, h, k)];
+      const int channel = is_q ? ConvLayout::q_channel(d, h, k) : ConvLayout::k_channel(d, h, k);
+      const int taps = is_q ? ConvLayout::q_taps(d, h, k) : ConvLayout::k_taps(d, h, k);
+      (is_q ? staged.q : staged.k)[k] =
+          conv_channel(conv + taps, args.conv_weight + static_cast<long long>(channel) * d.W, x, d.W);
+    } else if (i < 2 * d.K + tile) {
+      const int j = i - 2 * d.K;
+      const int v = v0 + j;
+      const unsigned short x = row[Layout::v(d, hv, v)];
+      const int channel = ConvLayout::v_channel(d, hv, v);
+      unsigned short* taps = conv + ConvLayout::v_taps(d, hv, v);
+      staged.v[j] = conv_channel(taps, args.conv_weight + static_cast<long long>(channel) * d.W, x, d.W);
+      shift_taps(taps, x, d.W);
+    } else {
+      const int j = i - 2 * d.K - tile;
+      const int v = v0 + j;
+      staged.gate[j] = silu(bf16_at(row, Layout::z(d, hv, v))) * bf16_at(args.norm_weight, v);
+    }
+  }
+}
+
+// The blocks that read key head h's Q/K conv state (blocks_sharing of them) each arrive at a
+// counter once their reads are done; the last to arrive shifts the state and resets the counter.
+// No block waits for another, so there is no deadlock whatever the scheduling, and every block
+// read the unshifted state. @pre all threads call it; staged values are already computed.
+template <class Layout>
+__device__ void shift_qk_conv_state_when_last(const GdnDecodeArgs& args, const GdnDims& d, int b,
+                                              int h, int blocks_sharing, int* last_flag) {
+  __syncthreads();  // this block's reads of the taps are complete (their values are staged)
+  if (threadIdx.x == 0) {
+    __threadfence();
+    int* counter = args.sync_counters + b * d.H + h;
+    const int arrived = atomicAdd(counter, 1);
+    const bool last = arrived == blocks_sharing - 1;
+    if (last) *counter = 0;  // every sharer has arrived: ready for the next launch
+    *last_flag = last ? 1 : 0;
+  }
+  __syncthreads();
+  if (*last_flag == 0) return;
+  __threadfence();
+  const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
+  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
+  for (int i = static_cast<int>(threadIdx.x); i < 2 * d.K; i += static_cast<int>(blockDim.x)) {
+    const bool is_q = i < d.K;
+    const int k = is_q ? i : i - d.K;
+    const unsigned short x = row[is_q ? Layout::q(d, h, k) : Layout::k(d, h, k)];
+    shift_taps(conv + (is_q ? ConvLayout::q_taps(d, h, k) : ConvLayout::k_taps(d, h, k)), x, d.W);
+  }
+}
+
+// l2norm factors of the staged q and k over the key dim, and their dot product after
+// normalisation: qhat = q * q_scale (including K^-0.5), khat = k * k_scale.
+struct QkNorm {
+  float q_scale;
+  float k_scale;
+  float k_dot_q;  // khat . qhat
+};
+
+__device__ inline QkNorm l2norm_qk(const float* q, const float* k, int K, float* scratch) {
+  float sums[3] = {0.0f, 0.0f, 0.0f};
+  for (int i = static_cast<int>(threadIdx.x); i < K; i += static_cast<int>(blockDim.x)) {
+    sums[0] += q[i] * q[i];
+    sums[1] += k[i] * k[i];
+    sums[2] += q[i] * k[i];
+  }
+  wave::block_sum<3>(sums, scratch);
+  QkNorm norm;
+  norm.q_scale = (1.0f / sqrtf(sums[0] + kNormEpsilon)) * (1.0f / sqrtf(static_cast<float>(K)));
+  norm.k_scale = 1.0f / sqrtf(sums[1] + kNormEpsilon);
+  norm.k_dot_q = sums[2] * norm.q_scale * norm.k_scale;
+  return norm;
+}
+
+// The delta rule for one column v, from the column's projections of the *old* state
+// (a = S^T khat, c = S^T qhat): with S' = decay*S, u = beta*(v - S'^T khat), S_new = S' + khat u^T,
+// and o = S_new^T qhat = decay*c + (khat.qhat)*u.
+struct ColumnUpdate {
+  float u;
+  float o;
+};
+
+__device__ inline ColumnUpdate delta_rule_column(float a, float c, float value, const Gates& gates,
+                                                 float k_dot_q) {
+  const float u = gates.beta * (value - gates.decay * a);
+  return {u, gates.decay * c + k_dot_q * u};
+}
+
+}  // namespace layoutcheck::kernels

@@ -1,0 +1,172 @@
+// The fused GDN decode kernel (design §5, one step, T = 1): causal conv + silu, l2norm, gates,
+// delta-rule state update and gated RMSNorm in one launch. ONE source; the qkvz/ba layout and the
+// state layout are policies (gdn_layouts.h):
+//   upstream = gdn_decode_fused_tiled<InterleavedLayout, ...>  (expects Qwen3-Next rows)
+//   native   = gdn_decode_fused_tiled<FlatLayout, ...>         (reads Qwen3.5 rows in place)
+// so the port is a one-line change, and every offset comes from a reviewed contract.
+//
+// Work split: block (tile, hv, b) owns columns [tile*kTile, (tile+1)*kTile) of value head hv of
+// sequence b: its K x kTile state slice is read once and written once. Each block recomputes the
+// key head's q/k conv + l2norm (2K channels, cheap next to the state). Several blocks per head
+// (tiles > 1) keep every multiprocessor busy at small batch; they combine the RMSNorm through the
+// workspace, the last block to finish writing the head's output.
+#pragma once
+
+#include "gdn_decode_common.h"
+#include "gdn_state_tile.h"
+
+namespace layoutcheck::kernels {
+
+// Workspace a launch with the given tiles needs (ABI.md: sync counters zero before the first
+// launch and zero after each).
+inline constexpr int kMaxTilesPerHead = 4;
+__host__ __device__ inline long long fused_sync_counters(long long batch, long long H, long long HV) {
+  return batch * (H + HV);
+}
+__host__ __device__ inline long long fused_workspace_floats(long long batch, long long HV,
+                                                            long long V) {
+  return batch * HV * (V + kMaxTilesPerHead);
+}
+
+// out = o * rsqrt(mean(o^2) + eps) * gate for columns [v0, v0 + tile) of head hv; with several
+// tiles the last block of the head finishes the norm for all of them.
+__device__ inline void gated_rmsnorm_out(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
+                                         int v0, int tile, const float* o, const float* gate,
+                                         float* scratch, int* last_flag) {
+  const int tiles = static_cast<int>(gridDim.x);
+  const int tile_index = static_cast<int>(blockIdx.x);
+  float sum[1] = {0.0f};
+  for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
+    sum[0] += o[j] * o[j];
+  wave::block_sum<1>(sum, scratch);
+  unsigned short* out = args.out + (static_cast<long long>(b) * d.HV + hv) * d.V;
+  if (tiles == 1) {
+    const float inverse_rms = 1.0f / sqrtf(sum[0] / static_cast<float>(d.V) + kNormEpsilon);
+    for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
+      out[v0 + j] = float_to_bf16(o[j] * inverse_rms * gate[j]);
+    return;
+  }
+  const long long head = static_cast<long long>(b) * d.HV + hv;
+  float* gated = args.workspace + head * d.V;
+  float* partials = args.workspace + args.batch * d.HV * d.V + head * tiles;
+  for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
+    gated[v0 + j] = o[j] * gate[j];
+  if (threadIdx.x == 0) partials[tile_index] = sum[0];
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int* counter = args.sync_counters + args.batch * d.H + head;
+    const int arrived = atomicAdd(counter, 1);
+    const bool last = arrived == tiles - 1;
+    if (last) *counter = 0;
+    *last_flag = last ? 1 : 0;
+  }
+  __syncthreads();
+  if (*last_flag == 0) return;
+  __threadfence();
+  // Written by other blocks: read around the (non-coherent) L1.
+  const volatile float* other_partials = partials;
+  const volatile float* other_gated = gated;
+  float total = 0.0f;
+  for (int t = 0; t < tiles; ++t) total += other_partials[t];  // fixed order: deterministic
+  const float inverse_rms = 1.0f / sqrtf(total / static_cast<float>(d.V) + kNormEpsilon);
+  for (int v = static_cast<int>(threadIdx.x); v < d.V; v += static_cast<int>(blockDim.x))
+    out[v] = float_to_bf16(other_gated[v] * inverse_rms);
+}
+
+// Fast path: K = kKeyDim and V = tiles * kTile at compile time; grid (tiles, HV, batch),
+// StateTile<State, kKeyDim, kTile>::kThreads threads.
+template <class Layout, class State, int kKeyDim, int kTile>
+__global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
+                                    (StateTile<State, kKeyDim, kTile>::kMinBlocks))
+    gdn_decode_fused_tiled(GdnDecodeArgs args) {
+  using Tile = StateTile<State, kKeyDim, kTile>;
+  __shared__ float q[kKeyDim];
+  __shared__ float k[kKeyDim];
+  __shared__ float value[kTile];
+  __shared__ float gate[kTile];
+  __shared__ float u[kTile];
+  __shared__ float o[kTile];
+  __shared__ float reduction[Tile::kReductionFloats];
+  __shared__ float scratch[wave::kMaxBlockWaves * 3];
+  __shared__ int last_flag;
+
+  const GdnDims d = dims_of(args);
+  const int hv = static_cast<int>(blockIdx.y);
+  const int b = static_cast<int>(blockIdx.z);
+  const int v0 = static_cast<int>(blockIdx.x) * kTile;
+  float* state_row = args.state + b * args.state_row_stride;
+
+  Tile tile;
+  tile.load(state_row, d, hv, v0);  // the state is in flight while the inputs are staged
+  stage_fused_inputs<Layout>(args, d, b, hv, v0, kTile, StagedHead{q, k, value, gate});
+  const Gates gates = load_gates<Layout>(args, d, b, hv);
+  __syncthreads();
+  const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
+  shift_qk_conv_state_when_last<Layout>(args, d, b, hv / d.G(),
+                                        d.G() * static_cast<int>(gridDim.x), &last_flag);
+  tile.project(q, k, norm, gates, value, u, o, reduction);
+  tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
+  gated_rmsnorm_out(args, d, b, hv, v0, kTile, o, gate, scratch, &last_flag);
+}
+
+// Any K, V (odd shapes): grid (1, HV, batch), kGenericThreads threads, dynamic shared memory of
+// generic_shared_bytes(K, V). Reads the state twice (project, then update); correctness path.
+inline constexpr int kGenericThreads = 256;
+__host__ __device__ inline long long generic_shared_bytes(long long K, long long V) {
+  return (2 * K + 4 * V + wave::kMaxBlockWaves * 3) * static_cast<long long>(sizeof(float));
+}
+
+template <class State>
+__device__ void update_state_generic(float* state_row, const GdnDims& d, int hv, const float* q,
+                                     const float* k, const QkNorm& norm, const Gates& gates,
+                                     const float* value, float* u, float* o) {
+  for (int v = static_cast<int>(threadIdx.x); v < d.V; v += static_cast<int>(blockDim.x)) {
+    float a = 0.0f, c = 0.0f;
+    for (int key = 0; key < d.K; ++key) {
+      const float s = state_row[State::offset(d, hv, key, v)];
+      a += s * (k[key] * norm.k_scale);
+      c += s * (q[key] * norm.q_scale);
+    }
+    const ColumnUpdate update = delta_rule_column(a, c, value[v], gates, norm.k_dot_q);
+    u[v] = update.u;
+    o[v] = update.o;
+  }
+  __syncthreads();
+  const int elements = d.K * d.V;
+  for (int e = static_cast<int>(threadIdx.x); e < elements; e += static_cast<int>(blockDim.x)) {
+    // walk in memory order of the layout so neighbouring threads touch neighbouring floats
+    const int key = State::kValueInnermost ? e / d.V : e % d.K;
+    const int v = State::kValueInnermost ? e % d.V : e / d.K;
+    float* s = state_row + State::offset(d, hv, key, v);
+    *s = gates.decay * *s + (k[key] * norm.k_scale) * u[v];
+  }
+}
+
+template <class Layout, class State>
+__global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnDecodeArgs args) {
+  extern __shared__ float shared[];
+  __shared__ int last_flag;
+  const GdnDims d = dims_of(args);
+  float* q = shared;
+  float* k = q + d.K;
+  float* value = k + d.K;
+  float* gate = value + d.V;
+  float* u = gate + d.V;
+  float* o = u + d.V;
+  float* scratch = o + d.V;
+  const int hv = static_cast<int>(blockIdx.y);
+  const int b = static_cast<int>(blockIdx.z);
+  float* state_row = args.state + b * args.state_row_stride;
+
+  stage_fused_inputs<Layout>(args, d, b, hv, 0, d.V, StagedHead{q, k, value, gate});
+  const Gates gates = load_gates<Layout>(args, d, b, hv);
+  __syncthreads();
+  const QkNorm norm = l2norm_qk(q, k, d.K, scratch);
+  shift_qk_conv_state_when_last<Layout>(args, d, b, hv / d.G(), d.G(), &last_flag);
+  update_state_generic<State>(state_row, d, hv, q, k, norm, gates, value, u, o);
+  __syncthreads();
+  gated_rmsnorm_out(args, d, b, hv, 0, d.V, o, gate, scratch, &last_flag);
+}
+
+}  // namespace layoutcheck::kernels

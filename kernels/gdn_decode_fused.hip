@@ -1,0 +1,145 @@
+// Instantiations and host launchers of the fused decode kernel (gdn_decode_fused.h): upstream
+// (InterleavedLayout) and native (FlatLayout), each for both state layouts.
+#include <cstdint>
+#include <string>
+
+#include "gdn_decode_fused.h"
+#include "gdn_kernels.h"
+#include "layoutcheck/gpu/check.h"
+
+namespace layoutcheck::kernels {
+namespace {
+
+constexpr int kFastKeyDim = 128;
+constexpr int kFastValueDim = 128;
+
+// The tiled kernel assumes the state slice of a head is affine in (k, v) with the innermost index
+// contiguous and 16-byte aligned; check that on the contract's offset function itself.
+template <class State>
+bool state_is_vectorisable(const GdnDecodeArgs& args) {
+  const GdnDims d = dims_of(args);
+  if (args.state_row_stride % 4 != 0) return false;
+  if (reinterpret_cast<std::uintptr_t>(args.state) % 16 != 0) return false;
+  for (int hv : {0, d.HV - 1}) {
+    const int base = State::offset(d, hv, 0, 0);
+    const int key_step = State::offset(d, hv, 1, 0) - base;
+    const int value_step = State::offset(d, hv, 0, 1) - base;
+    const int inner = State::kValueInnermost ? value_step : key_step;
+    if (inner != 1 || base % 4 != 0 || (State::kValueInnermost ? key_step : value_step) % 4 != 0)
+      return false;
+    for (int key : {0, 1, d.K - 1})
+      for (int v : {0, 1, d.V - 1})
+        if (State::offset(d, hv, key, v) != base + key * key_step + v * value_step) return false;
+  }
+  return true;
+}
+
+template <class Layout, class State, int kTile>
+void launch_tiled(const GdnDecodeArgs& args, hipStream_t stream) {
+  using Tile = StateTile<State, kFastKeyDim, kTile>;
+  const dim3 grid(static_cast<unsigned>(kFastValueDim / kTile), static_cast<unsigned>(args.HV),
+                  static_cast<unsigned>(args.batch));
+  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kTile><<<grid, Tile::kThreads, 0, stream>>>(args);
+  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_tiled<") + Layout::kName + ", " +
+                       State::kName + ", tile " + std::to_string(kTile) + ">")
+                          .c_str());
+}
+
+template <class Layout, class State>
+void launch_generic(const GdnDecodeArgs& args, hipStream_t stream) {
+  const long long shared_bytes = generic_shared_bytes(args.K, args.V);
+  if (shared_bytes > 48 * 1024)
+    throw gpu::GpuError("gdn_decode_fused_generic: K = " + std::to_string(args.K) +
+                        ", V = " + std::to_string(args.V) +
+                        " need more than 48 KiB of shared memory; sizes this large need a tiled "
+                        "kernel");
+  const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  gdn_decode_fused_generic<Layout, State>
+      <<<grid, kGenericThreads, static_cast<unsigned>(shared_bytes), stream>>>(args);
+  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_generic<") + Layout::kName + ", " +
+                       State::kName + ">")
+                          .c_str());
+}
+
+template <class Layout, class State>
+void launch_for(const GdnDecodeArgs& args, int tiles, bool fast, hipStream_t stream) {
+  if (!fast) return launch_generic<Layout, State>(args, stream);
+  switch (tiles) {
+    case 1:
+      return launch_tiled<Layout, State, kFastValueDim>(args, stream);
+    case 2:
+      return launch_tiled<Layout, State, kFastValueDim / 2>(args, stream);
+    default:
+      return launch_tiled<Layout, State, kFastValueDim / 4>(args, stream);
+  }
+}
+
+void require_valid(const GdnDecodeArgs& args) {
+  const bool sizes_ok = args.batch > 0 && args.H > 0 && args.HV > 0 && args.K > 0 && args.V > 0 &&
+                        args.W >= 2 && args.HV % args.H == 0;
+  if (!sizes_ok)
+    throw gpu::GpuError("GDN decode launch: invalid sizes (need batch, H, HV, K, V > 0, W >= 2, "
+                        "HV % H == 0)");
+  // 32-bit offsets inside a row, grid limits on HV and batch.
+  const long long row = 2 * args.H * args.K + 2 * args.HV * args.V + args.HV * args.K * args.V;
+  if (row >= (1LL << 31) || args.HV > 65535 || args.batch > 65535)
+    throw gpu::GpuError("GDN decode launch: sizes beyond the kernels' 32-bit row offsets or grid");
+  if (args.sync_counter_count < gdn_sync_counters(args.batch, args.H, args.HV) ||
+      args.workspace_floats < gdn_workspace_floats(args.batch, args.H, args.HV, args.K, args.V))
+    throw gpu::GpuError("GDN decode launch: workspace smaller than gdn_sync_counters / "
+                        "gdn_workspace_floats require");
+}
+
+}  // namespace
+
+const char* qkvz_layout_name(QkvzLayout layout) {
+  return layout == QkvzLayout::flat ? FlatLayout::kName : InterleavedLayout::kName;
+}
+
+const char* state_order_name(StateOrder order) {
+  return order == StateOrder::hkv ? StateHkv::kName : StateHvk::kName;
+}
+
+long long gdn_sync_counters(long long batch, long long H, long long HV) {
+  return fused_sync_counters(batch, H, HV);
+}
+
+long long gdn_workspace_floats(long long batch, long long /*H*/, long long HV, long long /*K*/,
+                               long long V) {
+  return fused_workspace_floats(batch, HV, V);
+}
+
+int choose_fused_tiles(const GdnDecodeArgs& args, int multiprocessors) {
+  if (args.K != kFastKeyDim || args.V != kFastValueDim) return 1;
+  const long long heads = args.batch * args.HV;
+  const long long wanted = 2LL * multiprocessors;  // a couple of blocks per multiprocessor
+  if (heads >= wanted) return 1;
+  if (2 * heads >= wanted) return 2;
+  return 4;
+}
+
+bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order, int tiles) {
+  if (args.K != kFastKeyDim || args.V != kFastValueDim) return false;
+  if (tiles != 1 && tiles != 2 && tiles != 4) return false;
+  return order == StateOrder::hkv ? state_is_vectorisable<StateHkv>(args)
+                                  : state_is_vectorisable<StateHvk>(args);
+}
+
+void launch_gdn_decode_fused(QkvzLayout layout, StateOrder order, const GdnDecodeArgs& args,
+                             int tiles, hipStream_t stream) {
+  require_valid(args);
+  const bool fast = fused_fast_path(args, order, tiles);
+  if (layout == QkvzLayout::flat) {
+    if (order == StateOrder::hkv)
+      launch_for<FlatLayout, StateHkv>(args, tiles, fast, stream);
+    else
+      launch_for<FlatLayout, StateHvk>(args, tiles, fast, stream);
+  } else {
+    if (order == StateOrder::hkv)
+      launch_for<InterleavedLayout, StateHkv>(args, tiles, fast, stream);
+    else
+      launch_for<InterleavedLayout, StateHvk>(args, tiles, fast, stream);
+  }
+}
+
+}  // namespace layoutcheck::kernels

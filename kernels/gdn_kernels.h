@@ -1,0 +1,69 @@
+// Host entry points of the shipped GDN decode kernels and adapters. Every launch is checked
+// (a failure throws gpu::GpuError naming the kernel); all work goes on the given stream so that
+// a whole path can be captured into one graph.
+#pragma once
+
+#include "gdn_abi.h"
+#include "layoutcheck/gdn/standard_layouts.h"  // StateOrder
+#include "layoutcheck/platform/gpu_runtime.h"
+
+namespace layoutcheck::kernels {
+
+// The qkvz/ba layout a fused kernel is built for: interleaved = Qwen3-Next (the upstream kernel),
+// flat = Qwen3.5 (the native kernel).
+enum class QkvzLayout { flat, interleaved };
+// The state layout is layoutcheck::StateOrder: hkv = [HV,K,V] (state.hkv.yaml), hvk = [HV,V,K]
+// (state.hvk.yaml).
+
+const char* qkvz_layout_name(QkvzLayout layout);
+const char* state_order_name(StateOrder order);
+
+// Workspace every fused or baseline launch may use (ABI.md): sync counters zeroed once, floats.
+long long gdn_sync_counters(long long batch, long long H, long long HV);
+long long gdn_workspace_floats(long long batch, long long H, long long HV, long long K, long long V);
+
+// Blocks per value head for the fused kernel: more at small batch so every multiprocessor streams
+// state, one at large batch. Returns 1, 2 or 4 (only 1 when the fast path does not apply).
+int choose_fused_tiles(const GdnDecodeArgs& args, int multiprocessors);
+
+// True when the compile-time fast path (K = V = 128, 16-byte state access) applies to these
+// arguments and tiles; otherwise the generic kernel runs.
+bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order, int tiles);
+
+// One fused decode step. tiles: 1, 2 or 4 (fast path), ignored by the generic path.
+// @pre args valid (sizes positive, HV % H == 0, W >= 2, workspace as above).
+void launch_gdn_decode_fused(QkvzLayout layout, StateOrder order, const GdnDecodeArgs& args,
+                             int tiles, hipStream_t stream);
+
+// ---- baseline: the production path on the flat layout, four kernels ----
+// Intermediates as a production framework keeps them: conv output fp32 (the state depends on
+// it), g and beta fp32, the recurrent output o in bf16 before the norm.
+struct BaselineBuffers {
+  float* conv_out = nullptr;      // [batch][C]
+  float* g = nullptr;             // [batch][HV]
+  float* beta = nullptr;          // [batch][HV]
+  unsigned short* o = nullptr;    // [batch][HV][V] bf16
+};
+void launch_gdn_baseline_conv(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
+                              hipStream_t stream);
+void launch_gdn_baseline_gating(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
+                                hipStream_t stream);
+void launch_gdn_baseline_recurrent(StateOrder order, const GdnDecodeArgs& args,
+                                   const BaselineBuffers& buffers, int tiles, hipStream_t stream);
+void launch_gdn_baseline_gated_rmsnorm(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
+                                       hipStream_t stream);
+
+// ---- hand-written adapters: Qwen3.5 flat rows -> Qwen3-Next interleaved rows ----
+// qkvz: per key head four contiguous runs (q, k, the group's v, the group's z), copied 16 bytes at
+// a time when sizes and alignment allow. ba: per key head the group's b then a.
+void launch_adapt_qkvz_flat_to_interleaved(const unsigned short* flat, long long flat_row_stride,
+                                           unsigned short* interleaved,
+                                           long long interleaved_row_stride, long long batch,
+                                           long long H, long long HV, long long K, long long V,
+                                           hipStream_t stream);
+void launch_adapt_ba_flat_to_interleaved(const unsigned short* flat, long long flat_row_stride,
+                                         unsigned short* interleaved,
+                                         long long interleaved_row_stride, long long batch,
+                                         long long H, long long HV, hipStream_t stream);
+
+}  // namespace layoutcheck::kernels

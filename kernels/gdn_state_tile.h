@@ -1,0 +1,141 @@
+// The bandwidth-critical part of GDN decode: one block streams a K x tile slice of one value
+// head's fp32 state through registers exactly once (16-byte loads, kLoadsPerThread of them in
+// flight per thread, issued before anything else), projects it on khat and qhat, and writes the
+// updated slice back. Works for both state layouts the contracts describe:
+//   value innermost ([HV,K,V]): a thread owns 4 consecutive columns in kLoadsPerThread rows;
+//     column sums over k go through shared memory;
+//   key innermost ([HV,V,K]): a thread owns 4 consecutive keys in kLoadsPerThread rows (columns);
+//     row sums over k are a butterfly inside a group of K/4 lanes (never wider than a wave).
+#pragma once
+
+#include "gdn_decode_common.h"
+
+namespace layoutcheck::kernels {
+
+template <class State, int kKeyDim, int kTile, int kLoadsPerThread = 8>
+struct StateTile {
+  static constexpr bool kValueInnermost = State::kValueInnermost;
+  static constexpr int kThreads = kKeyDim * kTile / 4 / kLoadsPerThread;
+  // Threads along the contiguous index of one row, and rows covered per pass.
+  static constexpr int kQuadsPerRow = kValueInnermost ? kTile / 4 : kKeyDim / 4;
+  static constexpr int kRowGroups = kThreads / kQuadsPerRow;
+  static_assert(kThreads % kQuadsPerRow == 0, "a pass must cover whole rows");
+  static_assert(kRowGroups * kLoadsPerThread == (kValueInnermost ? kKeyDim : kTile),
+                "each thread's rows must tile the slice exactly");
+  static_assert(kThreads % wave::kWaveSize == 0 || wave::kWaveSize > kThreads,
+                "blocks are whole waves");
+  // Blocks per multiprocessor to plan registers for: about 80 registers a thread (the slice plus
+  // addressing) keeps small tiles several blocks deep; the 512-thread tile gets the whole file.
+  static constexpr int kMinBlocks = kThreads >= 512 ? 1 : 65536 / (kThreads * 80);
+  // Shared floats project() needs (value-innermost layout only).
+  static constexpr int kReductionFloats = kValueInnermost ? kRowGroups * 2 * kTile : 1;
+
+  float4 s[kLoadsPerThread];
+  float u_row[kLoadsPerThread];  // key-innermost layout: u of each owned column
+  int quad = 0;
+  int group = 0;
+
+  __device__ int offset(const GdnDims& d, int hv, int v0, int i) const {
+    if constexpr (kValueInnermost)
+      return State::offset(d, hv, group + i * kRowGroups, v0 + 4 * quad);
+    else
+      return State::offset(d, hv, 4 * quad, v0 + group + i * kRowGroups);
+  }
+
+  // Issues every load of the slice; nothing waits for them until project().
+  __device__ void load(const float* state_row, const GdnDims& d, int hv, int v0) {
+    quad = static_cast<int>(threadIdx.x) % kQuadsPerRow;
+    group = static_cast<int>(threadIdx.x) / kQuadsPerRow;
+#pragma unroll
+    for (int i = 0; i < kLoadsPerThread; ++i)
+      s[i] = *reinterpret_cast<const float4*>(state_row + offset(d, hv, v0, i));
+  }
+
+  // For every column of the slice: a = S^T khat, c = S^T qhat over the old state, then the delta
+  // rule; u and o of column j land in u_out[j], o_out[j]. q, k are the staged (unnormalised) conv
+  // outputs; value[j] the staged value. Ends with the block synchronised.
+  __device__ void project(const float* q, const float* k, const QkNorm& norm, const Gates& gates,
+                          const float* value, float* u_out, float* o_out, float* reduction) {
+    if constexpr (kValueInnermost) {
+      float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+      for (int i = 0; i < kLoadsPerThread; ++i) {
+        const int row = group + i * kRowGroups;
+        const float kh = k[row] * norm.k_scale;
+        const float qh = q[row] * norm.q_scale;
+        a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
+        c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
+      }
+      float* partial = reduction + group * 2 * kTile;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        partial[4 * quad + j] = a[j];
+        partial[kTile + 4 * quad + j] = c[j];
+      }
+      __syncthreads();
+      for (int column = static_cast<int>(threadIdx.x); column < kTile; column += kThreads) {
+        float a_sum = 0.0f, c_sum = 0.0f;
+        for (int g = 0; g < kRowGroups; ++g) {  // fixed order: deterministic
+          a_sum += reduction[g * 2 * kTile + column];
+          c_sum += reduction[g * 2 * kTile + kTile + column];
+        }
+        const ColumnUpdate update =
+            delta_rule_column(a_sum, c_sum, value[column], gates, norm.k_dot_q);
+        u_out[column] = update.u;
+        o_out[column] = update.o;
+      }
+      __syncthreads();
+    } else {
+      float kh[4], qh[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        kh[j] = k[4 * quad + j] * norm.k_scale;
+        qh[j] = q[4 * quad + j] * norm.q_scale;
+      }
+#pragma unroll
+      for (int i = 0; i < kLoadsPerThread; ++i) {
+        float a = s[i].x * kh[0] + s[i].y * kh[1] + s[i].z * kh[2] + s[i].w * kh[3];
+        float c = s[i].x * qh[0] + s[i].y * qh[1] + s[i].z * qh[2] + s[i].w * qh[3];
+        a = wave::group_sum<kQuadsPerRow>(a);
+        c = wave::group_sum<kQuadsPerRow>(c);
+        const int column = group + i * kRowGroups;
+        const ColumnUpdate update = delta_rule_column(a, c, value[column], gates, norm.k_dot_q);
+        u_row[i] = update.u;
+        if (quad == 0) {
+          u_out[column] = update.u;
+          o_out[column] = update.o;
+        }
+      }
+      __syncthreads();
+    }
+  }
+
+  // S_new = decay * S + khat u^T, written back where it was read. @pre project() ran.
+  __device__ void update_and_store(float* state_row, const GdnDims& d, int hv, int v0,
+                                   const float* k, const QkNorm& norm, const Gates& gates,
+                                   const float* u) {
+#pragma unroll
+    for (int i = 0; i < kLoadsPerThread; ++i) {
+      float4 updated;
+      if constexpr (kValueInnermost) {
+        const float kh = k[group + i * kRowGroups] * norm.k_scale;
+        const float* uc = u + 4 * quad;
+        updated.x = gates.decay * s[i].x + kh * uc[0];
+        updated.y = gates.decay * s[i].y + kh * uc[1];
+        updated.z = gates.decay * s[i].z + kh * uc[2];
+        updated.w = gates.decay * s[i].w + kh * uc[3];
+      } else {
+        const float* kq = k + 4 * quad;
+        const float ui = u_row[i];
+        updated.x = gates.decay * s[i].x + kq[0] * norm.k_scale * ui;
+        updated.y = gates.decay * s[i].y + kq[1] * norm.k_scale * ui;
+        updated.z = gates.decay * s[i].z + kq[2] * norm.k_scale * ui;
+        updated.w = gates.decay * s[i].w + kq[3] * norm.k_scale * ui;
+      }
+      *reinterpret_cast<float4*>(state_row + offset(d, hv, v0, i)) = updated;
+    }
+  }
+};
+
+}  // namespace layoutcheck::kernels

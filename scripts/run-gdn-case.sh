@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# THE main job (README, first command): the Qwen3-Next vs Qwen3.5 GDN case, end to end.
+# On a fresh Debian 12 machine, as root, it installs what it needs, builds the layoutcheck CLI and
+# runs, writing every output to out/:
+#   lint     the GDN contracts (contracts/gdn/*.yaml)
+#   diff     Qwen3.5's flat qkvz and ba buffers read by a kernel built for Qwen3-Next's interleaved
+#            layout (text and JSON), and the control: the flat layout read as flat
+#   explain  one physical offset, as each model lays it out
+#   render   the two qkvz rows one above the other, moved runs marked (SVG; PNG when rsvg-convert
+#            is there)
+#   probe    one-hot probes of the CPU model of a Qwen3-Next kernel fed Qwen3.5 buffers, and of a
+#            native kernel fed the same buffers
+#   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu) and the
+#            adapter-versus-native timing report (layoutcheck bench, out/bench/)
+# A misread is the expected finding here: the steps on the mismatched pair must exit 1, the
+# controls 0; the script fails only when an exit code differs from the expected one.
+#
+# Environment: LAYOUTCHECK_GPU_BACKEND=none|cuda|hip forces the backend (default: the one whose
+# GPU this machine has, else none); LAYOUTCHECK_SKIP_DEPS=1 skips the package check;
+# LAYOUTCHECK_OUT / LAYOUTCHECK_BUILD_DIR move out/ and build/gdn.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo_root"
+out_dir="${LAYOUTCHECK_OUT:-$repo_root/out}"
+build_dir="${LAYOUTCHECK_BUILD_DIR:-$repo_root/build/gdn}"
+jobs="${LAYOUTCHECK_JOBS:-$(nproc)}"
+mkdir -p "$out_dir"
+
+# ---- what this machine has ----
+
+nvidia_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
+amd_gpu_archs() {
+  [[ -e /dev/kfd ]] && command -v rocminfo >/dev/null || return 0
+  rocminfo 2>/dev/null | grep -oE 'Name:[[:space:]]+gfx[0-9a-f]+' | awk '{print $2}' | sort -u |
+    paste -sd ';'
+}
+find_nvcc() {
+  command -v nvcc || { [[ -x /usr/local/cuda/bin/nvcc ]] && echo /usr/local/cuda/bin/nvcc; } || true
+}
+
+gpu_reason=""
+backend="${LAYOUTCHECK_GPU_BACKEND:-}"
+backend_args=()
+amd_archs="$(amd_gpu_archs)"
+nvcc="$(find_nvcc)"
+if [[ -z "$backend" ]]; then
+  if nvidia_gpu && [[ -n "$nvcc" ]]; then
+    backend=cuda
+  elif [[ -n "$amd_archs" ]] && command -v hipcc >/dev/null; then
+    backend=hip
+  else
+    backend=none
+    if nvidia_gpu; then gpu_reason="an NVIDIA GPU is present but nvcc is not (install CUDA 13)"
+    elif [[ -n "$amd_archs" ]]; then gpu_reason="an AMD GPU is present but hipcc is not"
+    else gpu_reason="no GPU on this machine (nvidia-smi and rocminfo find none)"; fi
+  fi
+fi
+case "$backend" in
+  cuda) backend_args=(-DCMAKE_CUDA_COMPILER="$nvcc")
+        nvidia_gpu || gpu_reason="built for CUDA, but no NVIDIA GPU is present" ;;
+  hip) backend_args=(-DCMAKE_CXX_COMPILER=hipcc)
+       if [[ -n "$amd_archs" ]]; then backend_args+=(-DLAYOUTCHECK_HIP_ARCHS="$amd_archs")
+       else gpu_reason="built for HIP, but no AMD GPU is present"; fi ;;
+  none) [[ -n "$gpu_reason" ]] || gpu_reason="built without a GPU backend (LAYOUTCHECK_GPU_BACKEND=none)" ;;
+  *) echo "LAYOUTCHECK_GPU_BACKEND must be none, cuda or hip (got '$backend')" >&2; exit 2 ;;
+esac
+
+# ---- dependencies and build ----
+
+if [[ "${LAYOUTCHECK_SKIP_DEPS:-0}" != 1 ]]; then bash scripts/install-deps.sh run; fi
+echo "== building the layoutcheck CLI (GPU backend: $backend) in ${build_dir#"$repo_root"/}"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLAYOUTCHECK_GPU_BACKEND="$backend" \
+  -DLAYOUTCHECK_BUILD_TESTS=OFF -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${backend_args[@]}" \
+  >"$out_dir/configure.log" 2>&1 || { cat "$out_dir/configure.log"; exit 2; }
+cmake --build "$build_dir" --parallel "$jobs" --target layoutcheck_cli
+export PATH="$build_dir/src/cli:$PATH"  # so every step below reads as the user would type it
+
+# ---- the case ----
+
+results=()
+unexpected=0
+
+# step NAME EXPECTED_EXIT OUTPUT_FILE COMMAND...: runs COMMAND, shows and saves its output.
+step() {
+  local name="$1" expected="$2" output="$out_dir/$3"
+  shift 3
+  printf '\n== %s\n$ %s\n' "$name" "$*"
+  local rc
+  set +e
+  if [[ "$output" == *.json ]]; then  # keep JSON files pure: diagnostics stay on the terminal
+    "$@" | tee "$output"
+  else
+    "$@" 2>&1 | tee "$output"
+  fi
+  rc=${PIPESTATUS[0]}
+  set -e
+  local verdict="ok"
+  if [[ "$rc" -ne "$expected" ]]; then
+    verdict="UNEXPECTED (wanted $expected)"
+    unexpected=1
+  fi
+  results+=("$(printf '%-52s exit %d  %s' "$name" "$rc" "$verdict")")
+}
+
+qkvz_flat=contracts/gdn/qwen3_5.qkvz.yaml
+qkvz_interleaved=contracts/gdn/qwen3_next.qkvz.yaml
+ba_flat=contracts/gdn/qwen3_5.ba.yaml
+ba_interleaved=contracts/gdn/qwen3_next.ba.yaml
+
+step "lint the GDN contracts" 0 lint.txt layoutcheck lint contracts/gdn/*.yaml
+step "diff qkvz: Qwen3.5 buffer, Qwen3-Next kernel" 1 qkvz-diff.txt \
+  layoutcheck diff "$qkvz_flat" "$qkvz_interleaved"
+step "diff qkvz (JSON)" 1 qkvz-diff.json layoutcheck diff "$qkvz_flat" "$qkvz_interleaved" --json
+step "diff ba: Qwen3.5 buffer, Qwen3-Next kernel" 1 ba-diff.txt \
+  layoutcheck diff "$ba_flat" "$ba_interleaved"
+step "diff qkvz at 16/32 heads (--set HV=32)" 1 qkvz-diff-hv32.txt \
+  layoutcheck diff "$qkvz_flat" "$qkvz_interleaved" --set HV=32
+step "diff qkvz: Qwen3.5 buffer, native kernel" 0 qkvz-diff-native.txt \
+  layoutcheck diff "$qkvz_flat" "$qkvz_flat"
+step "explain offset 256 in the Qwen3.5 row" 0 explain-qwen3_5.txt \
+  layoutcheck explain "$qkvz_flat" --offset 256
+step "explain offset 256 in the Qwen3-Next row" 0 explain-qwen3_next.txt \
+  layoutcheck explain "$qkvz_interleaved" --offset 256
+step "render the two qkvz rows" 0 render.txt \
+  layoutcheck render "$qkvz_flat" "$qkvz_interleaved" -o "$out_dir/qkvz-diff.svg"
+if command -v rsvg-convert >/dev/null && [[ -s "$out_dir/qkvz-diff.svg" ]]; then
+  step "convert the picture to PNG" 0 render-png.txt \
+    rsvg-convert -o "$out_dir/qkvz-diff.png" "$out_dir/qkvz-diff.svg"
+fi
+step "probe (CPU model): Qwen3-Next kernel, Qwen3.5 qkvz" 1 probe-cpu-qkvz.txt \
+  layoutcheck probe --producer "$qkvz_flat" --consumer "$qkvz_interleaved"
+step "probe (CPU model) JSON" 1 probe-cpu-qkvz.json \
+  layoutcheck probe --producer "$qkvz_flat" --consumer "$qkvz_interleaved" --json
+step "probe (CPU model): Qwen3-Next kernel, Qwen3.5 ba" 1 probe-cpu-ba.txt \
+  layoutcheck probe --producer "$ba_flat" --consumer "$ba_interleaved"
+step "probe (CPU model): native kernel, Qwen3.5 qkvz" 0 probe-cpu-native.txt \
+  layoutcheck probe --producer "$qkvz_flat" --consumer "$qkvz_flat"
+
+gpu_ran=0
+if [[ -z "$gpu_reason" ]]; then
+  gpu_ran=1
+  step "probe (GPU): upstream kernel fed Qwen3.5 qkvz" 1 probe-gpu-qkvz.txt \
+    layoutcheck probe --backend gpu --producer "$qkvz_flat" --consumer "$qkvz_interleaved"
+  step "probe (GPU): native kernel fed Qwen3.5 qkvz" 0 probe-gpu-native.txt \
+    layoutcheck probe --backend gpu --producer "$qkvz_flat" --consumer "$qkvz_flat"
+  # upstream-direct is always in the report and always INVALID: that is a finding, exit 1.
+  step "bench: adapter vs native timing report" 1 bench.txt \
+    layoutcheck bench --case gdn-decode --out "$out_dir/bench"
+fi
+
+# ---- summary ----
+
+printf '\n========== GDN case summary (GPU backend: %s) ==========\n' "$backend"
+printf '%s\n' "${results[@]}"
+if [[ "$gpu_ran" -eq 0 ]]; then
+  echo "GPU parts SKIPPED: $gpu_reason. The CPU-model probes above stand in for the kernels;"
+  echo "  run this script on a machine with a GPU for 'probe --backend gpu' and 'bench'."
+fi
+echo "outputs: ${out_dir#"$repo_root"/}/"
+if [[ "$unexpected" -ne 0 ]]; then
+  echo "RESULT: FAILED (an exit code differs from the expected one)"
+  exit 1
+fi
+echo "RESULT: the case ran as expected (misreads found where the layouts differ, none where they agree)"

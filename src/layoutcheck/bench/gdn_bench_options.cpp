@@ -1,0 +1,60 @@
+#include "layoutcheck/bench/gdn_bench_options.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "layoutcheck/contract/diagnostic.h"
+
+namespace layoutcheck {
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string& message, const std::string& fix) {
+  Diagnostic diagnostic;
+  diagnostic.where.file = "<command line>";
+  diagnostic.rule = "usage";
+  diagnostic.message = message;
+  diagnostic.fix = fix;
+  throw InputError(std::move(diagnostic));
+}
+
+}  // namespace
+
+void apply_shape_overrides(GdnShape& shape,
+                           const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
+  for (const auto& [name, value] : overrides) {
+    std::int64_t* size = name == "H"    ? &shape.H
+                         : name == "HV" ? &shape.HV
+                         : name == "K"  ? &shape.K
+                         : name == "V"  ? &shape.V
+                         : name == "W"  ? &shape.W
+                                        : nullptr;
+    if (size == nullptr)
+      usage_error("--set " + name + ": the GDN bench has no size '" + name + "'",
+                  "set H, HV, K, V or W");
+    *size = value;
+  }
+}
+
+void validate_bench_options(GdnBenchOptions& options) {
+  if (options.batches.empty()) usage_error("--batch lists no batch size", "e.g. --batch 1,8,64,256");
+  for (std::int64_t batch : options.batches)
+    if (batch < 1)
+      usage_error("--batch " + std::to_string(batch) + " is not a positive batch size",
+                  "batch sizes are 1 or more");
+  std::sort(options.batches.begin(), options.batches.end());
+  const auto repeated = std::adjacent_find(options.batches.begin(), options.batches.end());
+  if (repeated != options.batches.end())
+    usage_error("--batch lists " + std::to_string(*repeated) + " twice", "list each batch once");
+  if (options.layers < 1) usage_error("--layers must be 1 or more", "e.g. --layers 48");
+  if (options.steps < 0) usage_error("--steps must be 0 or more", "e.g. --steps 1024");
+  if (options.multi_step_batch < 1) usage_error("the multi-step batch must be 1 or more", "");
+  if (options.replays < 1 || options.hot_replays < 1)
+    usage_error("--replays must be 1 or more", "e.g. --replays 100");
+  if (options.warmup_replays < 0) usage_error("--warmup must be 0 or more", "e.g. --warmup 10");
+  if (!options.shape.valid())
+    usage_error("the GDN shape is invalid (sizes positive, W >= 2, HV a multiple of H)",
+                "e.g. --set H=16 --set HV=48");
+}
+
+}  // namespace layoutcheck

@@ -1,0 +1,88 @@
+// From one probe's response to what the kernel read: which consumer elements it took from the
+// probed offset, and which value heads (lanes) consumed them.
+//
+// Candidates come from the structure of the response, then each is checked against the
+// reference's prediction for the affected head only:
+// - conv state: a conv channel's newest tap holding the hot value names the Q, K or V element
+//   the kernel read (the conv state keeps raw inputs);
+// - one output lane changed and no state: a Z element;
+// - otherwise the roles that fit (state changed or not) are tried, per head.
+// A lane's response must match one candidate within tolerance and no other candidate within
+// twice that; if several match it is ambiguous, if none it is unresolved. Never guessed: the one
+// exception is an element named by the conv state, which is recorded as read even when the
+// head's values then differ from the prediction (a numeric bug downstream of a correct read).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "layoutcheck/gdn/shape.h"
+#include "layoutcheck/probe/predictor.h"
+#include "layoutcheck/probe/response.h"
+
+namespace layoutcheck {
+
+enum class ProbeOutcome {
+  not_read,    // nothing changed in any row
+  resolved,    // every affected lane matched one candidate
+  unresolved,  // some lane matched no candidate
+  ambiguous,   // some lane matched several candidates
+  elsewhere,   // no response in the probed row, but in another one
+};
+
+struct LaneRead {
+  std::int64_t lane = 0;      // value head
+  std::int64_t key_head = 0;  // the key head it read q and k from
+  std::vector<ElementRef> elements;
+  bool matched_prediction = true;  // false: named by the conv state, values off the prediction
+};
+
+struct ProbeDecoding {
+  std::int64_t row = 0;
+  std::int64_t offset = 0;
+  ProbeOutcome outcome = ProbeOutcome::not_read;
+  std::vector<ElementRef> elements;  // consumer elements read from this offset
+  std::vector<LaneRead> lanes;
+  std::vector<std::int64_t> other_rows;  // rows besides the probed one that responded
+  std::string detail;                    // why unresolved or ambiguous
+};
+
+class ProbeDecoder {
+ public:
+  // base_out: the kernel's base output row ([HV*V], bf16), the scale of its rounding.
+  // state_layout: the state contract the kernel claims to write (hints for state probes).
+  ProbeDecoder(const ResponsePredictor& predictor, const GdnShape& shape, double tolerance,
+               std::vector<bf16_bits> base_out, const Contract& state_layout, float hot);
+
+  // @pre response.changed. Fills outcome, elements, lanes and detail of the decoding.
+  void decode(const RowResponse& response, ProbeDecoding& decoding) const;
+
+ private:
+  struct Scored {
+    LaneHypothesis hypothesis;
+    double score = 0;
+  };
+  double score(std::int64_t lane, const LaneHypothesis& hypothesis,
+               const RowResponse& response) const;
+  std::vector<LaneHypothesis> candidates(std::int64_t lane, const RowResponse& response,
+                                         const std::vector<ElementRef>& conv_elements,
+                                         bool& named_by_structure) const;
+  std::vector<LaneHypothesis> state_candidates(std::int64_t lane,
+                                               const RowResponse& response) const;
+  std::int64_t residual_peak(std::int64_t lane, const LaneHypothesis& hypothesis,
+                             const RowResponse& response) const;
+  std::int64_t standard_key_head(std::int64_t lane) const { return lane / shape_.G(); }
+  ElementRef element(const char* field, std::int64_t linear) const;
+  std::string describe(std::int64_t lane, const LaneHypothesis& hypothesis) const;
+
+  const ResponsePredictor& predictor_;
+  GdnShape shape_;
+  double tolerance_;
+  std::vector<bf16_bits> base_out_;
+  std::vector<std::int64_t> state_element_at_;  // S linear index at each state offset, or -1
+  bf16_bits hot_bits_;
+};
+
+}  // namespace layoutcheck

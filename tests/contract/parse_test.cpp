@@ -1,0 +1,208 @@
+// Reading contracts: defaults, --set, derived symbols, locations, and the errors the corpus in
+// tests/bad_contracts does not pin down one by one.
+#include "layoutcheck/contract/parse.h"
+
+#include <gtest/gtest.h>
+
+namespace layoutcheck {
+namespace {
+
+const char* kHeader =
+    "layoutcheck: 1\n"
+    "name: t\n"
+    "buffer: b\n"
+    "dtype: bf16\n";
+
+ParseResult parse(const std::string& body, LoadOptions options = {}) {
+  return parse_contract_text(kHeader + body, "t.yaml", options);
+}
+
+// "line:col rule" of every diagnostic, for compact assertions.
+std::vector<std::string> summary(const ParseResult& result) {
+  std::vector<std::string> lines;
+  for (const Diagnostic& d : result.diagnostics)
+    lines.push_back(std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + " " + d.rule);
+  return lines;
+}
+
+const std::string kSplit =
+    "symbols:\n"         // 5
+    "  H: 4\n"           // 6
+    "  HV: 12\n"         // 7
+    "  V: 8\n"           // 8
+    "  G: HV / H\n"      // 9
+    "rows:\n"            // 10
+    "  - name: token\n"  // 11
+    "fields:\n"          // 12
+    "  - name: V\n"      // 13
+    "    dims:\n"        // 14
+    "      - name: hv\n"
+    "        modes:\n"
+    "          - {name: r, size: G, stride: V}\n"
+    "          - {name: h, size: H, stride: G*V}\n"
+    "      - {name: v, size: V, stride: 1}\n";
+
+TEST(Parse, ResolvesSymbolsAndDefaults) {
+  const ParseResult result = parse(kSplit);
+  ASSERT_TRUE(result.contract) << (result.diagnostics.empty() ? "" : result.diagnostics[0].str());
+  const Contract& c = *result.contract;
+  EXPECT_EQ(c.name, "t");
+  EXPECT_EQ(c.buffer, "b");
+  EXPECT_EQ(c.dtype, DType::bf16);
+  EXPECT_EQ(c.symbol("G"), 3);
+  EXPECT_TRUE(c.symbols[4].derived_from.has_value());
+  EXPECT_EQ(c.row_size, 96);  // not declared: highest offset + 1
+  EXPECT_FALSE(c.row_size_declared);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].stride, 96);  // defaults to row_size
+  EXPECT_EQ(c.fields[0].layout_string(), "((3,4),8):((8,24),1)");
+  EXPECT_EQ(c.fields[0].where.line, 13);
+  EXPECT_EQ(c.fields[0].dims[0].modes[1].name, "h");
+}
+
+TEST(Parse, SetRecomputesDerivedSymbols) {
+  LoadOptions options;
+  options.overrides = {{"HV", 8}, {"V", 2}};
+  const ParseResult result = parse(kSplit, options);
+  ASSERT_TRUE(result.contract);
+  EXPECT_EQ(result.contract->symbol("G"), 2);
+  EXPECT_TRUE(result.contract->symbols[1].overridden);
+  EXPECT_EQ(result.contract->row_size, 16);
+}
+
+TEST(Parse, SetOfDerivedOrUnknownSymbolIsAnError) {
+  LoadOptions options;
+  options.overrides = {{"G", 2}, {"HX", 1}};
+  const ParseResult result = parse(kSplit, options);
+  EXPECT_FALSE(result.contract);
+  ASSERT_EQ(result.diagnostics.size(), 2u);
+  EXPECT_EQ(result.diagnostics[0].rule, "derived-symbol");
+  EXPECT_EQ(result.diagnostics[0].message, "--set G=2: G is derived (G = HV / H) and cannot be set");
+  EXPECT_EQ(result.diagnostics[0].fix, "set HV or H instead");
+  EXPECT_EQ(result.diagnostics[1].rule, "unknown-symbol");
+  EXPECT_NE(result.diagnostics[1].fix.find("did you mean 'H'"), std::string::npos);
+  options.overrides = {{"HX", 1}};
+  options.ignore_unknown_overrides = true;
+  EXPECT_TRUE(parse(kSplit, options).contract);
+}
+
+TEST(Parse, FailedSymbolDoesNotCascade) {
+  LoadOptions options;
+  options.overrides = {{"HV", 10}};
+  const ParseResult result = parse(kSplit, options);
+  EXPECT_EQ(summary(result), (std::vector<std::string>{"9:9 divisibility"}));
+}
+
+TEST(Parse, QuotedExpressionColumnsPointIntoTheString) {
+  const ParseResult result = parse(
+      "fields:\n"
+      "  - name: Q\n"
+      "    dims:\n"
+      "      - {name: h, size: \"4 / 3\", stride: 'X'}\n");
+  // size's '"' is column 25, so '/' is column 28; stride's quote is column 42, 'X' column 43.
+  EXPECT_EQ(summary(result), (std::vector<std::string>{"8:28 divisibility", "8:43 undefined-symbol"}));
+}
+
+TEST(Parse, CollectsEveryErrorInFileOrder) {
+  const ParseResult result = parse(
+      "symbols: {A: 1, A: 2}\n"                       // 5
+      "fields:\n"                                    // 6
+      "  - name: 1Q\n"                               // 7
+      "    dims:\n"                                  // 8
+      "      - {name: h, size: 0, stride: -2}\n"     // 9
+      "      - {name: k, size: 2, stride: 1, modes: [{size: 2, stride: 1}]}\n"  // 10
+      "  - name: P\n"                                // 11
+      "    offest: 3\n"                              // 12
+      "    dims: {}\n"                               // 13
+      "    may_alias: P\n"                           // 14
+      "padding:\n"                                   // 15
+      "  - {name: p, offset: 0, size: 1, fill: x}\n"  // 16
+      "rows: 3\n");                                  // 17
+  EXPECT_FALSE(result.contract);
+  EXPECT_EQ(summary(result), (std::vector<std::string>{
+                                 "5:17 duplicate-key", "7:11 name", "9:25 size", "9:36 negative",
+                                 "10:28 type", "12:5 unknown-key", "13:11 type", "14:16 type",
+                                 "16:41 type", "17:7 type"}));
+}
+
+TEST(Parse, WrongTypesNameWhatWasExpected) {
+  const auto first_message = [](const std::string& body) {
+    const ParseResult result = parse(body);
+    return result.diagnostics.empty() ? std::string("(none)") : result.diagnostics[0].message;
+  };
+  EXPECT_EQ(first_message("fields: {}\n"), "fields must be a list, got a mapping");
+  EXPECT_EQ(first_message("symbols: [1]\nfields: []\n"), "symbols must be a mapping, got a list");
+  EXPECT_EQ(first_message("fields:\n  - name: [Q]\n    dims: [{name: h, size: 1, stride: 1}]\n"),
+            "field name must be a string, got a list");
+  EXPECT_EQ(first_message("fields:\n  - Q\n"), "a field must be a mapping, got the scalar 'Q'");
+  EXPECT_EQ(first_message("fields:\n  - name: Q\n    dims: [{name: h, size: [2], stride: 1}]\n"),
+            "size of dim 'h' of field 'Q' must be an integer or an expression string, got a list");
+  EXPECT_EQ(first_message("fields: []\n"), "fields is empty");
+  EXPECT_EQ(first_message("fields:\n  - name: Q\n    dims: []\n"), "dims of field 'Q' is empty");
+  EXPECT_EQ(first_message("fields:\n  - name: Q\n    dims:\n      - {name: h, size:, stride: 1}\n"),
+            "size of dim 'h' of field 'Q' must be an integer or an expression string, got nothing (null)");
+}
+
+TEST(Parse, MalformedYamlNamesLineAndColumn) {
+  const ParseResult result = parse_contract_text("a: [1, 2\nb: 3\n", "m.yaml");
+  ASSERT_EQ(result.diagnostics.size(), 1u);
+  EXPECT_EQ(result.diagnostics[0].rule, "yaml");
+  EXPECT_EQ(result.diagnostics[0].where.str(), "m.yaml:2:2");
+  for (const char* text : {"\t- x", "{", "[[[[[[[[[[", "a: b: c", "- a\nb: c", "&a [*b]", "\"\\q\""}) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(parse_contract_text(text, "m.yaml").contract);
+  }
+}
+
+TEST(Parse, PaddingAndDeclaredRowSize) {
+  const ParseResult result = parse(
+      "row_size: 12\n"
+      "fields:\n"
+      "  - {name: Q, offset: 2, dims: [{name: h, size: 4, stride: 1}]}\n"
+      "padding:\n"
+      "  - {name: head, offset: 0, size: 2}\n"
+      "  - {name: tail, offset: 6, size: 6, fill: -1.5}\n");
+  ASSERT_TRUE(result.contract);
+  const Contract& c = *result.contract;
+  EXPECT_EQ(c.row_size, 12);
+  EXPECT_TRUE(c.row_size_declared);
+  EXPECT_EQ(c.row_size_where.line, 5);
+  ASSERT_EQ(c.padding.size(), 2u);
+  EXPECT_FALSE(c.padding[0].fill.has_value());
+  EXPECT_EQ(c.padding[1].fill, -1.5);
+  EXPECT_EQ(c.padding[1].size, 6);
+}
+
+TEST(Parse, ElementCapIsAnOption) {
+  const std::string body = "fields:\n  - {name: Q, dims: [{name: h, size: 3000, stride: 1}]}\n";
+  EXPECT_TRUE(parse(body).contract);
+  LoadOptions options;
+  options.element_cap = 2000;
+  const ParseResult result = parse(body, options);
+  ASSERT_EQ(result.diagnostics.size(), 1u);
+  EXPECT_EQ(result.diagnostics[0].rule, "element-cap");
+  EXPECT_NE(result.diagnostics[0].fix.find("--max-elements"), std::string::npos);
+}
+
+TEST(LoadContract, ThrowsEveryErrorAndDropsWarnings) {
+  try {
+    load_contract_text(std::string(kHeader) + "fields:\n  - {name: Q, dims: [{name: h, size: H, stride: 1}]}\n"
+                                              "  - {name: K, dims: [{name: h, size: 4, stride: Y}]}\n",
+                       "t.yaml");
+    FAIL();
+  } catch (const InputError& error) {
+    ASSERT_EQ(error.diagnostics().size(), 2u);
+    EXPECT_NE(std::string(error.what()).find("t.yaml:6:38: error[undefined-symbol]: undefined symbol 'H'"),
+              std::string::npos);
+    EXPECT_EQ(error.diagnostics()[1].where.str(), "t.yaml:7:49");
+  }
+  // Stride 0 with declared self-aliasing is only a warning: the contract loads.
+  const Contract c = load_contract_text(
+      std::string(kHeader) + "fields:\n  - {name: Q, may_alias: [Q], dims: [{name: h, size: 4, stride: 0}]}\n",
+      "t.yaml");
+  EXPECT_EQ(c.row_size, 1);
+  EXPECT_THROW(load_contract("/nonexistent/x.yaml"), InputError);
+}
+
+}  // namespace
+}  // namespace layoutcheck

@@ -1,0 +1,106 @@
+// The project's JSON model: printing (escapes, numbers, stable layout) and reading back.
+#include "layoutcheck/render/json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace layoutcheck {
+namespace {
+
+TEST(Json, PrettyPrintKeepsInsertionOrder) {
+  Json doc = Json::object();
+  doc.set("zeta", 1).set("alpha", Json::array().push(1).push(2)).set("empty", Json::object());
+  doc.set("list", Json::array().push(Json::object().set("name", "Q").set("ok", true)));
+  doc.set("zeta", "replaced in place");
+  EXPECT_EQ(doc.dump(),
+            "{\n"
+            "  \"zeta\": \"replaced in place\",\n"
+            "  \"alpha\": [1, 2],\n"
+            "  \"empty\": {},\n"
+            "  \"list\": [\n"
+            "    {\n"
+            "      \"name\": \"Q\",\n"
+            "      \"ok\": true\n"
+            "    }\n"
+            "  ]\n"
+            "}");
+  EXPECT_EQ(doc.dump(0),
+            "{\"zeta\":\"replaced in place\",\"alpha\":[1,2],\"empty\":{},\"list\":[{\"name\":"
+            "\"Q\",\"ok\":true}]}");
+}
+
+TEST(Json, LongScalarArraysBreakOverLines) {
+  Json numbers = Json::array();
+  for (int i = 0; i < 40; ++i) numbers.push(1000 + i);
+  const std::string text = numbers.dump();
+  EXPECT_EQ(text.substr(0, 10), "[\n  1000,\n");
+  EXPECT_EQ(Json::parse(text).size(), 40u);
+}
+
+TEST(Json, EscapesStrings) {
+  EXPECT_EQ(json_quote("plain"), "\"plain\"");
+  EXPECT_EQ(json_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(json_quote("line\nnext\ttab\r\b\f"), "\"line\\nnext\\ttab\\r\\b\\f\"");
+  EXPECT_EQ(json_quote(std::string("\x01\x1f", 2)), "\"\\u0001\\u001f\"");
+  EXPECT_EQ(json_quote("µs → ok"), "\"µs → ok\"");  // UTF-8 passes through
+  EXPECT_EQ(json_quote(std::string("nul\0x", 5)), "\"nul\\u0000x\"");
+}
+
+TEST(Json, Numbers) {
+  EXPECT_EQ(Json(std::int64_t{-9007199254740993}).dump(), "-9007199254740993");
+  EXPECT_EQ(Json(std::numeric_limits<std::int64_t>::max()).dump(), "9223372036854775807");
+  EXPECT_EQ(Json(0.1).dump(), "0.1");
+  EXPECT_EQ(Json(3.0).dump(), "3.0");  // stays a double when read back
+  EXPECT_EQ(Json(1e300).dump(), "1e+300");
+  EXPECT_EQ(Json(4.1e-4).dump(), "0.00041");
+  EXPECT_EQ(Json(std::nan("")).dump(), "null");
+  EXPECT_EQ(Json(std::numeric_limits<double>::infinity()).dump(), "null");
+  EXPECT_EQ(Json::parse("3.0").kind(), Json::Kind::number);
+  EXPECT_EQ(Json::parse("3").kind(), Json::Kind::integer);
+  EXPECT_EQ(Json::parse("-0.125e1").as_double(), -1.25);
+  EXPECT_EQ(Json::parse("18446744073709551616").kind(), Json::Kind::number);  // past int64
+  EXPECT_EQ(Json::parse("12").as_double(), 12.0);
+}
+
+TEST(Json, RoundTrips) {
+  Json doc = Json::object()
+                 .set("s", "quote \" backslash \\ newline \n unicode é")
+                 .set("i", -42)
+                 .set("d", 2.5e-7)
+                 .set("b", false)
+                 .set("n", nullptr)
+                 .set("a", Json::array().push(Json::array()).push(Json::object().set("k", 1)));
+  for (int indent : {0, 2, 4}) {
+    const Json back = Json::parse(doc.dump(indent));
+    EXPECT_EQ(back.dump(), doc.dump()) << indent;
+  }
+  EXPECT_EQ(Json::parse("\"\\u00e9\\ud83d\\ude00\\/\"").as_string(), "é😀/");
+  const Json parsed = Json::parse(" {\"a\" : [1, {\"b\": null}], \"c\": true} ");
+  EXPECT_TRUE(parsed["a"][1]["b"].is_null());
+  EXPECT_TRUE(parsed["c"].as_bool());
+  EXPECT_EQ(parsed.find("missing"), nullptr);
+  EXPECT_THROW(parsed["missing"], std::logic_error);
+  EXPECT_THROW(parsed["a"].as_string(), std::logic_error);
+  EXPECT_THROW(parsed["a"][2], std::logic_error);
+}
+
+TEST(Json, RejectsMalformedText) {
+  for (const char* text : {"", "{", "[1,]", "{\"a\":1,}", "{a:1}", "01", "1.", "-", "1e",
+                           "\"unterminated", "\"bad \\x escape\"", "\"\\ud800\"", "tru", "nul",
+                           "[1] 2", "\"tab\there\"", "{\"a\" 1}", "[1 2]"}) {
+    SCOPED_TRACE(text);
+    EXPECT_THROW(Json::parse(text), std::runtime_error);
+  }
+  try {
+    Json::parse("{\n  \"a\": [1,\n  ]\n}");
+    FAIL();
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "JSON 3:3: expected a value");
+  }
+  EXPECT_THROW(Json::parse(std::string(100000, '[')), std::runtime_error);  // no stack overflow
+}
+
+}  // namespace
+}  // namespace layoutcheck

@@ -1,0 +1,161 @@
+// SVG pictures: well-formed XML, a bounded number of shapes however large the row, and the facts
+// a reviewer reads off them (labels, bands, misread marks).
+#include "layoutcheck/render/svg.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/diff/diff.h"
+
+namespace layoutcheck {
+namespace {
+
+Contract shipped(const std::string& name) {
+  return load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/" + name + ".yaml");
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+// Enough of XML for what we write: balanced tags, quoted attributes, no attribute twice in one
+// tag, '&' only in entities, '<' only as markup. Returns "" or the first problem.
+std::string xml_problem(const std::string& svg) {
+  std::vector<std::string> open;
+  std::size_t at = 0;
+  while (at < svg.size()) {
+    if (svg[at] == '&') {
+      const std::size_t end = svg.find(';', at);
+      const std::string entity = svg.substr(at, end == std::string::npos ? 8 : end - at + 1);
+      if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;")
+        return "bad entity at " + std::to_string(at);
+    }
+    if (svg[at] != '<') {
+      ++at;
+      continue;
+    }
+    const std::size_t end = svg.find('>', at);
+    if (end == std::string::npos) return "unterminated tag";
+    std::string tag = svg.substr(at + 1, end - at - 1);
+    at = end + 1;
+    if (tag.starts_with("/")) {
+      if (open.empty() || open.back() != tag.substr(1))
+        return "mismatched </" + tag.substr(1) + ">";
+      open.pop_back();
+      continue;
+    }
+    const bool self_closing = tag.ends_with("/");
+    if (self_closing) tag.pop_back();
+    const std::string name = tag.substr(0, tag.find(' '));
+    std::set<std::string> attributes;
+    std::size_t pos = name.size();
+    while (pos < tag.size()) {
+      while (pos < tag.size() && tag[pos] == ' ') ++pos;
+      if (pos >= tag.size()) break;
+      const std::size_t equals = tag.find('=', pos);
+      if (equals == std::string::npos || equals + 1 >= tag.size() || tag[equals + 1] != '"')
+        return "unquoted attribute in <" + name + ">";
+      const std::string attribute = tag.substr(pos, equals - pos);
+      if (!attributes.insert(attribute).second)
+        return "attribute " + attribute + " twice in <" + name + ">";
+      const std::size_t close = tag.find('"', equals + 2);
+      if (close == std::string::npos) return "unterminated attribute in <" + name + ">";
+      if (tag.substr(equals + 2, close - equals - 2).find('<') != std::string::npos)
+        return "< in attribute";
+      pos = close + 1;
+    }
+    if (!self_closing) open.push_back(name);
+  }
+  return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+TEST(Svg, OneRowIsLabelledByHead) {
+  const std::string svg = render_row_svg(shipped("qwen3_next.qkvz"));
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_TRUE(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  // One rectangle per head of each field (16 + 16 + 48 + 48), never one per element.
+  EXPECT_LT(count(svg, "<rect"), 200u);
+  EXPECT_LT(svg.size(), 60000u);
+  EXPECT_NE(svg.find(">V h7<"), std::string::npos);  // value head 7: r=1 of key head 2
+  EXPECT_NE(svg.find(">Q h15<"), std::string::npos);
+  EXPECT_NE(svg.find(">16384<"), std::string::npos);  // the axis ends at the row size
+  EXPECT_NE(svg.find("qwen3_next.qkvz: one row, 16384 offsets"), std::string::npos);
+}
+
+TEST(Svg, DiffMarksMisreadRunsAndJoinsThemToTheProducer) {
+  const Contract flat = shipped("qwen3_5.qkvz"), next = shipped("qwen3_next.qkvz");
+  const MisreadReport report = diff_contracts(flat, next);
+  const std::string svg = render_diff_svg(flat, next, report);
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_LT(count(svg, "<rect"), 500u);
+  EXPECT_LT(svg.size(), 150000u);
+  EXPECT_NE(svg.find("15488 of 16384 elements misread"), std::string::npos);
+  // Every head moves except Q[0], V[18:21] and Z[45:48]; heads that move together (V[0:3] is read
+  // where Q[2:5] is) form one run, and each run gets one band.
+  std::int64_t moved_heads = 0;
+  for (const MisreadRun& run : report.runs)
+    moved_heads += (run.offset_end - run.offset_begin) / 128;
+  EXPECT_EQ(moved_heads, 128 - 1 - 3 - 3);
+  EXPECT_EQ(count(svg, "<path"), static_cast<std::size_t>(report.runs_total));
+  EXPECT_NE(svg.find("url(#misread)"), std::string::npos);
+  EXPECT_NE(svg.find(">producer<"), std::string::npos);
+  EXPECT_NE(svg.find(">consumer<"), std::string::npos);
+
+  const std::string same = render_diff_svg(flat, flat, diff_contracts(flat, flat));
+  EXPECT_EQ(xml_problem(same), "");
+  EXPECT_EQ(count(same, "<path"), 0u);
+  EXPECT_EQ(count(same, "url(#misread)"), 0u);
+  EXPECT_NE(same.find("0 of 16384 elements misread"), std::string::npos);
+}
+
+TEST(Svg, TooManyRunsAreDrawnPerHead) {
+  const Contract hkv = shipped("state.hkv"), hvk = shipped("state.hvk");
+  const std::string svg = render_diff_svg(hkv, hvk, diff_contracts(hkv, hvk));
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(count(svg, "<path"), 48u);  // every head's elements stay within the head
+  EXPECT_NE(svg.find("780288 moved runs, too many to draw: 48 bands"), std::string::npos);
+  EXPECT_LT(svg.size(), 100000u);
+}
+
+// Two fields interleaved element by element over 10^6 offsets: far more runs than pixels.
+TEST(Svg, FinelyInterleavedRowsStayBounded) {
+  Contract contract;
+  contract.name = "checkerboard & <co>";
+  contract.row_size = 1000000;
+  for (int f = 0; f < 2; ++f) {
+    Field field;
+    field.name = f ? "Y" : "X";
+    field.offset = f;
+    field.dims = {Dim{"i", {Mode{"", 500000, 2, {}}}, {}}};
+    contract.fields.push_back(field);
+  }
+  const std::string svg = render_row_svg(contract);
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_NE(svg.find("checkerboard &amp; &lt;co&gt;"), std::string::npos);
+  EXPECT_LT(count(svg, "<rect"), 3000u);
+  EXPECT_LT(svg.size(), 400000u);
+
+  Contract swapped = contract;
+  swapped.fields[0].offset = 1;
+  swapped.fields[1].offset = 0;
+  const std::string diff = render_diff_svg(contract, swapped, diff_contracts(contract, swapped));
+  EXPECT_EQ(xml_problem(diff), "");
+  EXPECT_LT(count(diff, "<rect"), 5000u);
+  EXPECT_LT(diff.size(), 1000000u);
+}
+
+TEST(Svg, XmlCheckerCatchesWhatItShould) {
+  EXPECT_NE(xml_problem("<svg><rect a=\"1\" a=\"2\"/></svg>"), "");
+  EXPECT_NE(xml_problem("<svg><g></svg>"), "");
+  EXPECT_NE(xml_problem("<svg>a & b</svg>"), "");
+  EXPECT_NE(xml_problem("<svg x=1></svg>"), "");
+  EXPECT_EQ(xml_problem("<svg><text x=\"1\">a &amp; b</text></svg>"), "");
+}
+
+}  // namespace
+}  // namespace layoutcheck
