@@ -1,8 +1,9 @@
 # cmake -P script: writes OUTPUT, a C++ source defining layoutcheck::gpu::embedded_rtc_headers(),
 # the headers runtime-compiled kernels may include, embedded as raw strings so the installed
-# library needs no source tree. Arguments: -DOUTPUT=... -DENTRIES="include/name=path;..."
+# library needs no source tree. Arguments: -DOUTPUT=... -DENTRIES="include/name=path|..."
+string(REPLACE "|" ";" _entries "${ENTRIES}")
 set(_body "")
-foreach(_entry IN LISTS ENTRIES)
+foreach(_entry IN LISTS _entries)
   string(FIND "${_entry}" "=" _split)
   string(SUBSTRING "${_entry}" 0 ${_split} _name)
   math(EXPR _start "${_split} + 1")

@@ -115,6 +115,22 @@ int run_bench(BenchCommandOptions& options) {
 #endif
 }
 
+// The options as given, for the report: "layoutcheck bench --batch 1,64 --out out".
+std::string command_line_of(const CLI::App& app) {
+  std::string line = "layoutcheck bench";
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() == 0 || option->get_name() == "--help") continue;
+    if (option->get_type_size() == 0) {  // a flag
+      line += " " + option->get_name();
+    } else if (option->get_name() == "--batch") {
+      line += " --batch " + CLI::detail::join(option->results(), ",");
+    } else {
+      for (const std::string& value : option->results()) line += " " + option->get_name() + " " + value;
+    }
+  }
+  return line;
+}
+
 }  // namespace
 
 Command setup_bench_command(CLI::App& parent) {
@@ -144,11 +160,7 @@ Command setup_bench_command(CLI::App& parent) {
       ->check(CLI::ExistingFile);
   app->add_flag("--quiet", options->quiet, "No progress lines on stderr");
   return {app, [options, app] {
-            options->command_line = "layoutcheck bench";
-            for (const CLI::Option* option : app->get_options())
-              if (option->count() > 0 && option->get_name() != "--help")
-                options->command_line += " " + option->get_name() + " " +
-                                         CLI::detail::join(option->results(), ",");
+            options->command_line = command_line_of(*app);
             return run_bench(*options);
           }};
 }

@@ -86,13 +86,13 @@ inline BenchReport synthetic_gdn_report() {
   };
   add_path("baseline", gdn_baseline_stages(shape));
   add_path("adapter+upstream", gdn_adapter_upstream_stages(shape));
-  add_path("native", {gdn_fused_stage(shape, "native fused kernel")});
+  add_path("native", {gdn_fused_stage(shape, "fused decode (native layout)")});
 
   PathResult direct;
   direct.name = "upstream-direct";
   direct.description = "upstream kernel fed the flat layout";
   direct.negative_control = true;
-  direct.stages = {gdn_fused_stage(shape, "upstream fused kernel")};
+  direct.stages = {gdn_fused_stage(shape, "fused decode (upstream layout) on flat buffers")};
   direct.gates = misreading_gates(report.batches);
   direct.validity = evaluate_gates(direct.gates, report.thresholds);
   report.paths.push_back(std::move(direct));

@@ -2,7 +2,8 @@
 // it in its first lines:
 //   # set: HV=10                 (optional, --set for this file; several separated by spaces)
 //   # max-elements: 1000         (optional, --max-elements)
-//   # expect: FILE:LINE:COL: error[RULE]: PHRASE   or   # expect: <command line>: error[RULE]: PHRASE
+//   # expect: FILE:LINE:COL: error[RULE]: PHRASE   or   # expect: <command line>: error[RULE]:
+//   PHRASE
 // and every expectation must match one diagnostic exactly in location, severity and rule, with
 // PHRASE a part of its message.
 #include <gtest/gtest.h>
@@ -20,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Expectation {
-  std::string location;  // "overlap.yaml:14:9" or "<command line>"
+  std::string location;       // "overlap.yaml:14:9" or "<command line>"
   std::string severity_rule;  // "error[overlap]"
   std::string phrase;
 };
@@ -69,7 +70,8 @@ std::string show(const std::vector<Diagnostic>& diagnostics) {
 
 TEST(BadContracts, EachReportsItsExpectedDiagnostic) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(fs::path(LAYOUTCHECK_TEST_DATA) / "bad_contracts"))
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(LAYOUTCHECK_TEST_DATA) / "bad_contracts"))
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 20u);
@@ -81,19 +83,23 @@ TEST(BadContracts, EachReportsItsExpectedDiagnostic) {
     const std::vector<Diagnostic> diagnostics = lint_file(file.string(), c.options);
     EXPECT_TRUE(has_errors(diagnostics));
     for (const Expectation& expected : c.expectations) {
-      const bool found = std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
-        SourceLocation where = d.where;
-        if (where.file != "<command line>") where.file = fs::path(where.file).filename().string();
-        const std::string severity_rule =
-            std::string(d.severity == Severity::error ? "error" : "warning") + "[" + d.rule + "]";
-        return where.str() == expected.location && severity_rule == expected.severity_rule &&
-               d.message.find(expected.phrase) != std::string::npos;
-      });
+      const bool found =
+          std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
+            SourceLocation where = d.where;
+            if (where.file != "<command line>")
+              where.file = fs::path(where.file).filename().string();
+            const std::string severity_rule =
+                std::string(d.severity == Severity::error ? "error" : "warning") + "[" + d.rule +
+                "]";
+            return where.str() == expected.location && severity_rule == expected.severity_rule &&
+                   d.message.find(expected.phrase) != std::string::npos;
+          });
       EXPECT_TRUE(found) << "expected " << expected.location << ": " << expected.severity_rule
                          << ": ..." << expected.phrase << "...\ngot:" << show(diagnostics);
     }
     // Every error is a usable report: a message, a rule, and a location inside the file.
-    const std::int64_t lines = std::count(std::istreambuf_iterator<char>(std::ifstream(file).rdbuf()), {}, '\n');
+    const std::int64_t lines =
+        std::count(std::istreambuf_iterator<char>(std::ifstream(file).rdbuf()), {}, '\n');
     for (const Diagnostic& d : diagnostics) {
       EXPECT_FALSE(d.message.empty());
       EXPECT_FALSE(d.rule.empty());

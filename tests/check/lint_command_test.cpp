@@ -22,7 +22,8 @@ LintRun lint(const std::string& args) {
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return run;
   char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    run.out.append(buffer, n);
   const int status = pclose(pipe);
   if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
   return run;
@@ -32,7 +33,8 @@ const std::string kContracts = LAYOUTCHECK_CONTRACTS_DIR;
 const std::string kBad = std::string(LAYOUTCHECK_TEST_DATA) + "/bad_contracts/";
 
 TEST(LintCommand, CleanContractsPrintASummaryEach) {
-  const LintRun run = lint(kContracts + "/gdn/qwen3_5.qkvz.yaml " + kContracts + "/gdn/qwen3_next.ba.yaml");
+  const LintRun run =
+      lint(kContracts + "/gdn/qwen3_5.qkvz.yaml " + kContracts + "/gdn/qwen3_next.ba.yaml");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.out, kContracts + "/gdn/qwen3_5.qkvz.yaml: ok (16384 elements/row, 4 fields)\n" +
                          kContracts + "/gdn/qwen3_next.ba.yaml: ok (96 elements/row, 2 fields)\n");
@@ -41,15 +43,18 @@ TEST(LintCommand, CleanContractsPrintASummaryEach) {
 TEST(LintCommand, FindingsPrintLocationRuleMessageAndFix) {
   const LintRun run = lint(kBad + "overlap.yaml " + kContracts + "/gdn/gdn_out.yaml");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out,
-            kBad + "overlap.yaml:14:5: error[overlap]: Q[3,0] and K[0,0] both map to offset 24 (8 offsets shared by Q and K)\n"
-            "    fix: fix the strides or offsets, or declare the aliasing with 'may_alias: [Q]' on K\n" +
-            kBad + "overlap.yaml: FAILED (1 error)\n" +
-            kContracts + "/gdn/gdn_out.yaml: ok (6144 elements/row, 1 field)\n");
+  EXPECT_EQ(run.out, kBad +
+                         "overlap.yaml:14:5: error[overlap]: Q[3,0] and K[0,0] both map to offset "
+                         "24 (8 offsets shared by Q and K)\n"
+                         "    fix: fix the strides or offsets, or declare the aliasing with "
+                         "'may_alias: [Q]' on K\n" +
+                         kBad + "overlap.yaml: FAILED (1 error)\n" + kContracts +
+                         "/gdn/gdn_out.yaml: ok (6144 elements/row, 1 field)\n");
 }
 
 TEST(LintCommand, JsonListsFilesAndDiagnostics) {
-  const LintRun run = lint("--json " + kBad + "gap.yaml " + kContracts + "/gdn/state.hvk.yaml --set HV=32");
+  const LintRun run =
+      lint("--json " + kBad + "gap.yaml " + kContracts + "/gdn/state.hvk.yaml --set HV=32");
   EXPECT_EQ(run.exit_code, 1);
   const Json json = Json::parse(run.out);
   ASSERT_EQ(json["files"].size(), 2u);
@@ -79,9 +84,13 @@ TEST(LintCommand, ExitCodes) {
   EXPECT_EQ(lint(kContracts + "/gdn/qwen3_5.qkvz.yaml --set HV").exit_code, 2);
   EXPECT_EQ(lint(kContracts + "/gdn/qwen3_5.qkvz.yaml --max-elements 0").exit_code, 2);
   // With several files, a --set only some declare (W: conv_state only) is fine ...
-  EXPECT_EQ(lint(kContracts + "/gdn/conv_state.yaml " + kContracts + "/gdn/gdn_out.yaml --set W=2").exit_code, 0);
+  EXPECT_EQ(lint(kContracts + "/gdn/conv_state.yaml " + kContracts + "/gdn/gdn_out.yaml --set W=2")
+                .exit_code,
+            0);
   // ... but one that none declares is a usage error.
-  EXPECT_EQ(lint(kContracts + "/gdn/conv_state.yaml " + kContracts + "/gdn/gdn_out.yaml --set X=2").exit_code, 2);
+  EXPECT_EQ(lint(kContracts + "/gdn/conv_state.yaml " + kContracts + "/gdn/gdn_out.yaml --set X=2")
+                .exit_code,
+            2);
 }
 
 }  // namespace

@@ -10,8 +10,12 @@
 namespace layoutcheck {
 namespace {
 
-Mode mode(std::int64_t size, std::int64_t stride) { return Mode{"", size, stride, {}}; }
-Dim dim(std::string name, std::vector<Mode> modes) { return Dim{std::move(name), std::move(modes), {}}; }
+Mode mode(std::int64_t size, std::int64_t stride) {
+  return Mode{"", size, stride, {}};
+}
+Dim dim(std::string name, std::vector<Mode> modes) {
+  return Dim{std::move(name), std::move(modes), {}};
+}
 Field field(std::string name, std::int64_t offset, std::vector<Dim> dims) {
   Field f;
   f.name = std::move(name);
@@ -27,8 +31,10 @@ Contract interleaved_qkvz() {
   const std::int64_t group = 2 * 128 + 2 * 3 * 128;
   c.fields.push_back(field("Q", 0, {dim("h", {mode(16, group)}), dim("k", {mode(128, 1)})}));
   c.fields.push_back(field("K", 128, {dim("h", {mode(16, group)}), dim("k", {mode(128, 1)})}));
-  c.fields.push_back(field("V", 256, {dim("hv", {mode(3, 128), mode(16, group)}), dim("v", {mode(128, 1)})}));
-  c.fields.push_back(field("Z", 640, {dim("hv", {mode(3, 128), mode(16, group)}), dim("v", {mode(128, 1)})}));
+  c.fields.push_back(
+      field("V", 256, {dim("hv", {mode(3, 128), mode(16, group)}), dim("v", {mode(128, 1)})}));
+  c.fields.push_back(
+      field("Z", 640, {dim("hv", {mode(3, 128), mode(16, group)}), dim("v", {mode(128, 1)})}));
   c.row_size = 16 * group;
   return c;
 }
@@ -56,9 +62,12 @@ TEST(Field, ForEachOffsetMatchesOffsetOfLinear) {
       field("a", 0, {dim("i", {mode(5, 1)}), dim("j", {mode(3, 5)})}),  // column-major
       field("a", 0, {dim("i", {mode(3, 7), mode(4, 1)})}),              // split, fast mode strided
       field("a", 9, {dim("i", {mode(2, 1), mode(3, 10), mode(5, 2)}), dim("j", {mode(7, 100)})}),
-      field("a", 0, {dim("i", {mode(1, 99), mode(6, 1)}), dim("j", {mode(1, 0)}), dim("k", {mode(4, 6)})}),
+      field("a", 0,
+            {dim("i", {mode(1, 99), mode(6, 1)}), dim("j", {mode(1, 0)}), dim("k", {mode(4, 6)})}),
       field("a", 0, {dim("i", {mode(4, 0)}), dim("j", {mode(3, 1)})}),  // broadcast
-      field("a", 1, {dim("a", {mode(2, 1)}), dim("b", {mode(3, 2)}), dim("c", {mode(5, 6)}), dim("d", {mode(7, 30)})}),
+      field("a", 1,
+            {dim("a", {mode(2, 1)}), dim("b", {mode(3, 2)}), dim("c", {mode(5, 6)}),
+             dim("d", {mode(7, 30)})}),
       field("a", 0, {dim("hv", {mode(3, 128), mode(16, 1024)}), dim("v", {mode(128, 1)})}),
       field("a", 0, {dim("hv", {mode(9, 7), mode(3, 77)}), dim("v", {mode(7, 1)})}),
       field("a", 0, {dim("i", {mode(65, 1)}), dim("j", {mode(377, 65)})}),
@@ -131,7 +140,8 @@ TEST(Contract, ParseElementErrorsSayWhatIsWrong) {
   EXPECT_NE(element_error(c, "V[7,]").find("not a non-negative integer"), std::string::npos);
   EXPECT_NE(element_error(c, "V7,8").find("FIELD[i,j,...]"), std::string::npos);
   EXPECT_NE(element_error(c, "V[]").find("gives 0"), std::string::npos);
-  EXPECT_NE(element_error(c, "V[99999999999999999999,1]").find("not a non-negative"), std::string::npos);
+  EXPECT_NE(element_error(c, "V[99999999999999999999,1]").find("not a non-negative"),
+            std::string::npos);
 }
 
 TEST(DType, NamesAndSizes) {
@@ -144,8 +154,14 @@ TEST(DType, NamesAndSizes) {
 }
 
 TEST(Diagnostic, PrintsFileLineColumnRuleAndFix) {
-  const Diagnostic d{{"qkvz.yaml", 12, 7}, Severity::error, "overlap", "V[0,0] and Q[1,0] both map to offset 128", "fix the strides"};
-  EXPECT_EQ(d.str(), "qkvz.yaml:12:7: error[overlap]: V[0,0] and Q[1,0] both map to offset 128 (fix: fix the strides)");
+  const Diagnostic d{{"qkvz.yaml", 12, 7},
+                     Severity::error,
+                     "overlap",
+                     "V[0,0] and Q[1,0] both map to offset 128",
+                     "fix the strides"};
+  EXPECT_EQ(d.str(),
+            "qkvz.yaml:12:7: error[overlap]: V[0,0] and Q[1,0] both map to offset 128 (fix: fix "
+            "the strides)");
   EXPECT_EQ((SourceLocation{"<command line>"}).str(), "<command line>");
   EXPECT_TRUE(has_errors({d}));
   EXPECT_FALSE(has_errors({Diagnostic{{}, Severity::warning, "x", "y", ""}}));

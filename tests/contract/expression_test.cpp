@@ -76,7 +76,8 @@ TEST(Expression, OverflowIsAnError) {
     SCOPED_TRACE(text);
     EXPECT_EQ(failure(text).rule, "overflow");
   }
-  EXPECT_EQ(failure("BIG * 2").message, "'BIG * 2' overflows a 64-bit integer (4611686018427387904 * 2)");
+  EXPECT_EQ(failure("BIG * 2").message,
+            "'BIG * 2' overflows a 64-bit integer (4611686018427387904 * 2)");
   EXPECT_EQ(failure("1 + BIG * 2").where.column, 10 + 8);
   // The most negative value divided by -1 is the one signed division that overflows.
   EXPECT_EQ(failure("(-BIG - BIG) / -1").rule, "overflow");
@@ -98,9 +99,9 @@ TEST(Expression, SyntaxErrorsNameTheColumn) {
     const char* text;
     int offset;  // 0-based position of the offending token
   };
-  for (const Case c : {Case{"", 0}, Case{"2 +", 3}, Case{"2 ** H", 3}, Case{"(H", 2},
-                       Case{"H)", 1}, Case{"2.5", 0}, Case{"0x10", 0}, Case{"H K", 2},
-                       Case{"H + $", 4}, Case{"()", 1}}) {
+  for (const Case c :
+       {Case{"", 0}, Case{"2 +", 3}, Case{"2 ** H", 3}, Case{"(H", 2}, Case{"H)", 1},
+        Case{"2.5", 0}, Case{"0x10", 0}, Case{"H K", 2}, Case{"H + $", 4}, Case{"()", 1}}) {
     SCOPED_TRACE(c.text);
     const Diagnostic d = failure(c.text);
     EXPECT_EQ(d.rule, "expression");

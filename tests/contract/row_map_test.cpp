@@ -9,8 +9,9 @@ namespace layoutcheck {
 namespace {
 
 TEST(RowMap, InvertsEveryOffset) {
-  const Contract c = load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/qwen3_next.qkvz.yaml",
-                                   {{{"H", 3}, {"HV", 9}, {"K", 5}, {"V", 7}}});
+  const Contract c =
+      load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/qwen3_next.qkvz.yaml",
+                    {{{"H", 3}, {"HV", 9}, {"K", 5}, {"V", 7}}});
   const RowMap map = RowMap::build(c);
   ASSERT_EQ(map.size(), c.row_size);
   for (std::int64_t id = 0; id < c.elements(); ++id)
@@ -27,7 +28,8 @@ TEST(RowMap, MarksPaddingAndDeclaredAliasingKeepsTheFirst) {
       "  - {name: pad, offset: 6, size: 2}\n",
       "t.yaml");
   const RowMap map = RowMap::build(c);
-  const std::vector<std::uint32_t> expected = {0, 1, 2, 3, 4 + 2, 4 + 3, RowMap::kPadding, RowMap::kPadding};
+  const std::vector<std::uint32_t> expected = {
+      0, 1, 2, 3, 4 + 2, 4 + 3, RowMap::kPadding, RowMap::kPadding};
   EXPECT_EQ(map.owners(), expected);
 }
 

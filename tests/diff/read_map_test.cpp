@@ -104,6 +104,22 @@ TEST(CompareReads, PaddingIsNamedWithItsRange) {
   EXPECT_EQ(report.runs[1].consumer, "X[2:8]");
 }
 
+TEST(CompareReads, DeclaredAliasesAreReadAsWritten) {
+  // X and Y share offsets 0-3; the row map can name only one of them per offset.
+  const Contract aliased = load_contract_text(
+      "layoutcheck: 1\nname: aliased\nbuffer: buf\ndtype: bf16\nfields:\n"
+      "  - {name: X, offset: 0, dims: [{name: i, size: 4, stride: 1}], may_alias: [Y]}\n"
+      "  - {name: Y, offset: 0, dims: [{name: i, size: 4, stride: 1}], may_alias: [X]}\n",
+      "aliased.yaml");
+  EXPECT_EQ(diff_contracts(aliased, aliased).misread, 0);
+  Contract reversed = aliased;  // Y read backwards: only Y misread, and not where Y[i] sits
+  reversed.fields[1].offset = 3;
+  reversed.fields[1].dims[0].modes[0].stride = -1;
+  const MisreadReport report = diff_contracts(aliased, reversed);
+  EXPECT_EQ(report.fields[0].misread, 0);
+  EXPECT_EQ(report.fields[1].misread, 4);
+}
+
 TEST(CompareReads, GapsAndOffsetsPastTheRow) {
   // Producer: X at 0..3, nothing at 4..5 (built in code: lint would reject the gap).
   const Contract producer = contract("p", 6, {field("X", 0, {dim("i", 4, 1)})});

@@ -137,6 +137,7 @@ TEST(Svg, FinelyInterleavedRowsStayBounded) {
   const std::string svg = render_row_svg(contract);
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_NE(svg.find("checkerboard &amp; &lt;co&gt;"), std::string::npos);
+  EXPECT_NE(svg.find("fields interleaved finer than a pixel"), std::string::npos);
   EXPECT_LT(count(svg, "<rect"), 3000u);
   EXPECT_LT(svg.size(), 400000u);
 

@@ -44,7 +44,7 @@ StageTraffic gdn_fused_stage(const GdnShape& s, const std::string& name) {
 std::vector<StageTraffic> gdn_baseline_stages(const GdnShape& s) {
   const std::int64_t conv_out = s.conv_channels() * kFp32;
   const std::int64_t gates = 2 * s.HV * kFp32;  // g and beta
-  const std::int64_t core_out = s.HV * s.V * kFp32;
+  const std::int64_t core_out = s.HV * s.V * kBf16;  // o before the norm, bf16 as stored
   std::vector<StageTraffic> stages(4);
   stages[0] = {"conv update", 1, per_row(qkv_bytes(s) + conv_state_bytes(s)) + fixed(conv_weight_bytes(s)),
                per_row(conv_state_bytes(s) + conv_out), true, "reads Q, K, V in place"};
@@ -59,11 +59,11 @@ std::vector<StageTraffic> gdn_baseline_stages(const GdnShape& s) {
 
 std::vector<StageTraffic> gdn_adapter_upstream_stages(const GdnShape& s) {
   std::vector<StageTraffic> stages;
-  stages.push_back({"adapter qkvz flat→interleaved", 1, per_row(qkvz_bytes(s)),
+  stages.push_back({"adapter qkvz flat->interleaved", 1, per_row(qkvz_bytes(s)),
                     per_row(qkvz_bytes(s)), false, "layout conversion production never does"});
-  stages.push_back({"adapter ba flat→interleaved", 1, per_row(ba_bytes(s)), per_row(ba_bytes(s)),
+  stages.push_back({"adapter ba flat->interleaved", 1, per_row(ba_bytes(s)), per_row(ba_bytes(s)),
                     false, "layout conversion production never does"});
-  stages.push_back(gdn_fused_stage(s, "upstream fused kernel"));
+  stages.push_back(gdn_fused_stage(s, "fused decode (upstream layout)"));
   return stages;
 }
 

@@ -16,7 +16,8 @@ namespace layoutcheck {
 ByteCount gdn_minimum_traffic(const GdnShape& shape);
 
 // Production on the flat layout as separate kernels: conv update, gating, recurrent update, gated
-// RMSNorm. Intermediates between them (conv output, g and beta, core output) are fp32.
+// RMSNorm. Intermediates as kernels/gdn_kernels.h keeps them: conv output, g and beta fp32, the
+// recurrent output o bf16. Stage names are those of gpu::GdnPathLauncher::stages().
 std::vector<StageTraffic> gdn_baseline_stages(const GdnShape& shape);
 
 // The fused kernel's one launch, whichever layout it reads (native, upstream, upstream-direct).

@@ -22,7 +22,7 @@ struct ByteCount {
 };
 
 struct StageTraffic {
-  std::string name;            // "conv update", "adapter qkvz flat→interleaved"
+  std::string name;            // "conv update", "adapter qkvz flat->interleaved"
   std::int64_t launches = 1;   // kernel launches (or copies) per layer
   ByteCount bytes_read;        // per layer
   ByteCount bytes_written;     // per layer

@@ -46,8 +46,8 @@ class Checker {
  private:
   void report(SourceLocation where, Severity severity, std::string rule, std::string message,
               std::string fix) {
-    diagnostics_.push_back({std::move(where), severity, std::move(rule), std::move(message),
-                            std::move(fix)});
+    diagnostics_.push_back(
+        {std::move(where), severity, std::move(rule), std::move(message), std::move(fix)});
   }
 
   bool may_alias(std::size_t a, std::size_t b) const {
@@ -153,10 +153,11 @@ class Checker {
                  " both map to offset " + std::to_string(c.offset) +
                  (c.count > 1 ? " (" + std::to_string(c.count) + " offsets shared by " +
                                     (c.other == f ? field.name + " with itself"
-                                                  : other_name + " and " + field.name) + ")"
+                                                  : other_name + " and " + field.name) +
+                                    ")"
                               : ""),
-             "fix the strides or offsets, or declare the aliasing with 'may_alias: [" +
-                 other_name + "]' on " + field.name);
+             "fix the strides or offsets, or declare the aliasing with 'may_alias: [" + other_name +
+                 "]' on " + field.name);
     }
   }
 
@@ -204,8 +205,7 @@ class Checker {
       while (end < row_size && owner_[static_cast<std::size_t>(end)] == kEmpty) ++end;
       if (reported++ < kMaxGapReports) {
         report(gap_location(begin, end), Severity::error, "gap",
-               range_text(begin, end) + " hold" + (end - begin == 1 ? "s" : "") +
-                   " no element",
+               range_text(begin, end) + " hold" + (end - begin == 1 ? "s" : "") + " no element",
                "declare the gap under 'padding:' ({name: ..., offset: " + std::to_string(begin) +
                    ", size: " + std::to_string(end - begin) + "}) or fix the offsets and strides");
       } else {

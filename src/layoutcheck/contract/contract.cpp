@@ -25,8 +25,7 @@ constexpr std::array<std::pair<DType, std::string_view>, 9> kDTypeNames = {{
 
 std::string shape_string(const std::vector<std::int64_t>& shape) {
   std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "," : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
   return text + "]";
 }
 

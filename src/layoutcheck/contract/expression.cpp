@@ -15,9 +15,15 @@ namespace {
 
 using Kind = Expression::Node::Kind;
 
-bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_identifier_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Location of column `column` (0-based) of an expression whose first character is at `where`.
 SourceLocation at_column(const SourceLocation& where, int column) {
@@ -43,7 +49,9 @@ class Parser {
 
   std::vector<Expression::Node> run() {
     skip_space();
-    if (at_end()) fail(where_, 0, "expression", "empty expression", "write an integer or a formula such as 2*H*K");
+    if (at_end())
+      fail(where_, 0, "expression", "empty expression",
+           "write an integer or a formula such as 2*H*K");
     expr();
     skip_space();
     if (!at_end())
@@ -106,7 +114,8 @@ class Parser {
       ++position_;
       expr();
       skip_space();
-      if (peek() != ')') fail(where_, position_, "expression", "missing ')' in expression '" + text_ + "'");
+      if (peek() != ')')
+        fail(where_, position_, "expression", "missing ')' in expression '" + text_ + "'");
       ++position_;
       // The parenthesised subexpression's last node now spans the parentheses too.
       nodes_.back().span_begin = begin;
@@ -125,7 +134,8 @@ class Parser {
       nodes_.push_back(std::move(node));
       return {begin, position_};
     }
-    if (at_end()) fail(where_, position_, "expression", "expression '" + text_ + "' ends too early");
+    if (at_end())
+      fail(where_, position_, "expression", "expression '" + text_ + "' ends too early");
     fail(where_, position_, "expression",
          "unexpected '" + std::string(1, c) + "' in expression '" + text_ + "'",
          "expressions use integers, symbol names, + - * / % and parentheses");
@@ -207,8 +217,9 @@ std::int64_t Expression::evaluate(const SymbolTable& symbols) const {
         const std::string guess = closest_name(node.name, names);
         fail(where_, node.column, "undefined-symbol",
              "undefined symbol '" + node.name + "' (defined: " + defined_list(symbols) + ")",
-             guess.empty() ? "define " + node.name + " under 'symbols:'"
-                           : "did you mean '" + guess + "'? or define " + node.name + " under 'symbols:'");
+             guess.empty()
+                 ? "define " + node.name + " under 'symbols:'"
+                 : "did you mean '" + guess + "'? or define " + node.name + " under 'symbols:'");
       }
       stack.push_back(found->second);
       continue;

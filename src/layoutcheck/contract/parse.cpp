@@ -7,12 +7,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
-#include "layoutcheck/check/lint.h"
+#include "layoutcheck/contract/resolve.h"
 
 namespace layoutcheck {
 namespace {
@@ -69,7 +66,8 @@ std::string join(const std::vector<std::string>& names) {
 
 class Reader {
  public:
-  Reader(std::string file, const LoadOptions& options) : file_(std::move(file)), options_(options) {}
+  Reader(std::string file, const LoadOptions& options)
+      : file_(std::move(file)), options_(options) {}
 
   std::vector<Diagnostic> diagnostics;
 
@@ -111,17 +109,14 @@ class Reader {
 
   // ---- sections ----
   void read_symbols(const Entry* entry, Contract& contract);
-  void apply_overrides(Contract& contract);
-  void resolve_derived(Contract& contract);
   std::optional<Field> read_field(const YAML::Node& node);
   std::optional<Dim> read_dim(const YAML::Node& node, const std::string& owner);
   std::optional<Mode> read_mode(const YAML::Node& node, const std::string& owner);
-  void check_sizes(Contract& contract);
 
   std::string file_;
   const LoadOptions& options_;
   SymbolTable symbols_;
-  std::set<std::string, std::less<>> failed_symbols_;  // symbols whose value is unknown
+  FailedSymbols failed_symbols_;
 };
 
 std::optional<MapView> Reader::map(const YAML::Node& node, const SourceLocation& where,
@@ -150,8 +145,9 @@ std::optional<MapView> Reader::map(const YAML::Node& node, const SourceLocation&
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
       const std::string guess = closest_name(name, allowed);
       view.suggested.push_back(guess);
-      error(at(key), "unknown-key", "unknown key '" + name + "' in " + what,
-            (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "valid keys: " + join(allowed));
+      error(
+          at(key), "unknown-key", "unknown key '" + name + "' in " + what,
+          (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "valid keys: " + join(allowed));
       continue;
     }
     view.add(name, {key, it->second});
@@ -255,11 +251,13 @@ void Reader::read_symbols(const Entry* entry, Contract& contract) {
     const Entry symbol_entry{it->first, it->second};
     const std::string name = it->first.IsScalar() ? it->first.Scalar() : "";
     if (!is_identifier(name)) {
-      error(at(it->first), "name", "symbol name '" + name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
+      error(at(it->first), "name",
+            "symbol name '" + name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
       continue;
     }
     if (!seen.insert(name).second) {
-      error(at(it->first), "duplicate-key", "duplicate symbol '" + name + "'", "remove one of the two");
+      error(at(it->first), "duplicate-key", "duplicate symbol '" + name + "'",
+            "remove one of the two");
       continue;
     }
     Symbol symbol;
@@ -281,58 +279,15 @@ void Reader::read_symbols(const Entry* entry, Contract& contract) {
   }
 }
 
-void Reader::apply_overrides(Contract& contract) {
-  std::vector<std::string> names;
-  for (const Symbol& symbol : contract.symbols) names.push_back(symbol.name);
-  const SourceLocation command_line{"<command line>"};
-  for (const auto& [name, number] : options_.overrides) {
-    const std::string setting = "--set " + name + "=" + std::to_string(number);
-    auto symbol = std::find_if(contract.symbols.begin(), contract.symbols.end(),
-                               [&](const Symbol& s) { return s.name == name; });
-    if (symbol == contract.symbols.end()) {
-      if (failed_symbols_.count(name) || options_.ignore_unknown_overrides) continue;
-      const std::string guess = closest_name(name, names);
-      error(command_line, "unknown-symbol",
-            setting + ": " + file_ + " has no symbol '" + name + "' (symbols: " + join(names) + ")",
-            guess.empty() ? "set one of the contract's symbols" : "did you mean '" + guess + "'?");
-    } else if (symbol->derived_from) {
-      const std::vector<std::string> inputs = symbol->derived_from->symbols();
-      error(command_line, "derived-symbol",
-            setting + ": " + name + " is derived (" + name + " = " +
-                symbol->derived_from->text() + ") and cannot be set",
-            "set " + (inputs.size() == 2 ? inputs[0] + " or " + inputs[1] : join(inputs)) + " instead");
-    } else {
-      symbol->value = number;
-      symbol->overridden = true;
-      failed_symbols_.erase(name);
-    }
-  }
-}
-
-void Reader::resolve_derived(Contract& contract) {
-  // Plain symbols first, then derived ones in declaration order, each seeing those before it.
-  for (const Symbol& symbol : contract.symbols)
-    if (!symbol.derived_from && !failed_symbols_.count(symbol.name))
-      symbols_.emplace(symbol.name, symbol.value);
-  for (Symbol& symbol : contract.symbols) {
-    if (!symbol.derived_from) continue;
-    const std::optional<std::int64_t> number = evaluate(*symbol.derived_from);
-    if (!number) {
-      failed_symbols_.insert(symbol.name);
-      continue;
-    }
-    symbol.value = *number;
-    symbols_.emplace(symbol.name, *number);
-  }
-}
-
 std::optional<Mode> Reader::read_mode(const YAML::Node& node, const std::string& owner) {
-  const std::optional<MapView> view = map(node, at(node), "a mode of " + owner, {"name", "size", "stride"});
+  const std::optional<MapView> view =
+      map(node, at(node), "a mode of " + owner, {"name", "size", "stride"});
   if (!view) return std::nullopt;
   Mode mode;
   mode.where = at(node);
   mode.name = string(view->get("name"), "mode name").value_or("");
-  const std::string what = (mode.name.empty() ? "a mode" : "mode '" + mode.name + "'") + " of " + owner;
+  const std::string what =
+      (mode.name.empty() ? "a mode" : "mode '" + mode.name + "'") + " of " + owner;
   const auto size = positive(require(*view, mode.where, what, "size"), "size of " + what);
   const auto stride = non_negative(require(*view, mode.where, what, "stride"), "stride of " + what);
   if (!size || !stride) return std::nullopt;
@@ -347,7 +302,8 @@ std::optional<Dim> Reader::read_dim(const YAML::Node& node, const std::string& o
   if (!view) return std::nullopt;
   Dim dim;
   dim.where = at(node);
-  const std::optional<std::string> name = string(require(*view, dim.where, "a dim of " + owner, "name"), "dim name");
+  const std::optional<std::string> name =
+      string(require(*view, dim.where, "a dim of " + owner, "name"), "dim name");
   dim.name = name.value_or("?");
   const std::string what = "dim '" + dim.name + "' of " + owner;
   bool ok = name.has_value();
@@ -385,7 +341,8 @@ std::optional<Dim> Reader::read_dim(const YAML::Node& node, const std::string& o
     Mode mode;
     mode.where = dim.where;
     const auto size = positive(require(*view, dim.where, what, "size"), "size of " + what);
-    const auto stride = non_negative(require(*view, dim.where, what, "stride"), "stride of " + what);
+    const auto stride =
+        non_negative(require(*view, dim.where, what, "stride"), "stride of " + what);
     ok = ok && size && stride;
     mode.size = size.value_or(1);
     mode.stride = stride.value_or(0);
@@ -401,9 +358,11 @@ std::optional<Field> Reader::read_field(const YAML::Node& node) {
   if (!view) return std::nullopt;
   Field field;
   field.where = at(node);
-  const std::optional<std::string> name = string(require(*view, field.where, "a field", "name"), "field name");
+  const std::optional<std::string> name =
+      string(require(*view, field.where, "a field", "name"), "field name");
   if (name && !is_identifier(*name))
-    error(at(*view->get("name")), "name", "field name '" + *name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
+    error(at(*view->get("name")), "name",
+          "field name '" + *name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
   field.name = name.value_or("?");
   const std::string what = "field '" + field.name + "'";
   field.description = string(view->get("description"), "description of " + what).value_or("");
@@ -426,69 +385,16 @@ std::optional<Field> Reader::read_field(const YAML::Node& node) {
     if (item.IsScalar())
       field.may_alias.push_back(item.Scalar());
     else
-      error(at(item), "type", "may_alias of " + what + " must list field names, got " + type_name(item));
+      error(at(item), "type",
+            "may_alias of " + what + " must list field names, got " + type_name(item));
   });
   if (!ok) return std::nullopt;
   return field;
 }
 
-// Element counts under the cap and every offset representable: after this, the model's
-// arithmetic (Field::elements, offset_of, the row map) cannot overflow.
-void Reader::check_sizes(Contract& contract) {
-  const std::string cap = std::to_string(options_.element_cap);
-  const std::string raise = "split the buffer, or raise the cap with --max-elements";
-  std::int64_t total = 0;
-  std::int64_t end = 0;  // highest used offset + 1
-  bool ok = true;
-  for (const Field& field : contract.fields) {
-    std::int64_t count = 1;
-    std::int64_t last = field.offset;  // strides are non-negative: the last offset is the largest
-    bool overflow = false;
-    for (const Dim& dim : field.dims)
-      for (const Mode& mode : dim.modes) {
-        std::int64_t reach = 0;
-        overflow = overflow || __builtin_mul_overflow(count, mode.size, &count) ||
-                   __builtin_mul_overflow(mode.size - 1, mode.stride, &reach) ||
-                   __builtin_add_overflow(last, reach, &last);
-      }
-    if (overflow || count > options_.element_cap) {
-      ok = false;
-      error(field.where, overflow ? "overflow" : "element-cap",
-            overflow ? "the sizes or offsets of field '" + field.name + "' overflow 64-bit integers"
-                     : "field '" + field.name + "' has " + std::to_string(count) +
-                           " elements, over the cap of " + cap + " elements per row",
-            overflow ? "use smaller sizes or strides" : raise);
-      continue;
-    }
-    total += count;
-    end = std::max(end, last + 1);
-  }
-  if (ok && total > options_.element_cap) {
-    ok = false;
-    error(contract.where, "element-cap",
-          "the fields hold " + std::to_string(total) + " elements per row, over the cap of " + cap, raise);
-  }
-  for (const Padding& padding : contract.padding) {
-    std::int64_t padding_end = 0;
-    if (__builtin_add_overflow(padding.offset, padding.size, &padding_end)) {
-      ok = false;
-      error(padding.where, "overflow", "padding '" + padding.name + "' ends past 64-bit offsets");
-    }
-    end = std::max(end, padding_end);
-  }
-  if (!ok) return;
-  if (!contract.row_size_declared) contract.row_size = end;
-  if (contract.row_size > options_.element_cap)
-    error(contract.row_size_where, "element-cap",
-          "the row spans " + std::to_string(contract.row_size) + " elements" +
-              (contract.row_size_declared ? "" : " (highest used offset + 1)") +
-              ", over the cap of " + cap,
-          raise);
-}
-
 std::optional<Contract> Reader::read(const YAML::Node& root) {
-  const std::vector<std::string> keys = {"layoutcheck", "name",   "buffer", "description",
-                                         "dtype",       "symbols", "rows",  "row_size",
+  const std::vector<std::string> keys = {"layoutcheck", "name",    "buffer", "description",
+                                         "dtype",       "symbols", "rows",   "row_size",
                                          "fields",      "padding"};
   const SourceLocation document{file_, 1, 1};
   if (root.IsNull()) {
@@ -502,13 +408,15 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
   contract.file = file_;
   contract.where = document;
 
-  if (const auto version = string(require(*view, document, "the contract", "layoutcheck"), "layoutcheck");
+  if (const auto version =
+          string(require(*view, document, "the contract", "layoutcheck"), "layoutcheck");
       version && *version != "1")
     error(at(*view->get("layoutcheck")), "version",
           "unsupported format version '" + *version + "'; this layoutcheck reads version 1",
           "write 'layoutcheck: 1'");
   contract.name = string(require(*view, document, "the contract", "name"), "name").value_or("");
-  contract.buffer = string(require(*view, document, "the contract", "buffer"), "buffer").value_or("");
+  contract.buffer =
+      string(require(*view, document, "the contract", "buffer"), "buffer").value_or("");
   contract.description = string(view->get("description"), "description").value_or("");
   if (const auto dtype = string(require(*view, document, "the contract", "dtype"), "dtype")) {
     if (const auto known = dtype_from_name(*dtype)) {
@@ -517,14 +425,14 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
       const std::vector<std::string> valid = {"bf16", "fp16", "fp32", "fp64", "i8",
                                               "u8",   "i16",  "i32",  "i64"};
       const std::string guess = closest_name(*dtype, valid);
-      error(at(*view->get("dtype")), "dtype", "unknown dtype '" + *dtype + "' (valid: " + join(valid) + ")",
+      error(at(*view->get("dtype")), "dtype",
+            "unknown dtype '" + *dtype + "' (valid: " + join(valid) + ")",
             guess.empty() ? "use one of the valid dtypes" : "did you mean '" + guess + "'?");
     }
   }
 
   read_symbols(view->get("symbols"), contract);
-  apply_overrides(contract);
-  resolve_derived(contract);
+  symbols_ = resolve_symbols(contract.symbols, options_, file_, failed_symbols_, diagnostics);
 
   list(require(*view, document, "the contract", "fields"), "fields", [&](const YAML::Node& item) {
     if (std::optional<Field> field = read_field(item)) contract.fields.push_back(std::move(*field));
@@ -555,15 +463,19 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
     if (!region) return;
     Padding padding;
     padding.where = at(item);
-    padding.name = string(require(*region, padding.where, "a padding region", "name"), "padding name").value_or("?");
+    padding.name =
+        string(require(*region, padding.where, "a padding region", "name"), "padding name")
+            .value_or("?");
     const std::string what = "padding '" + padding.name + "'";
-    const auto offset = non_negative(require(*region, padding.where, what, "offset"), "offset of " + what);
+    const auto offset =
+        non_negative(require(*region, padding.where, what, "offset"), "offset of " + what);
     const auto size = positive(require(*region, padding.where, what, "size"), "size of " + what);
     if (const Entry* fill = region->get("fill")) {
       try {
         padding.fill = fill->value.as<double>();
       } catch (const YAML::Exception&) {
-        error(at(*fill), "type", "fill of " + what + " must be a number, got " + type_name(fill->value));
+        error(at(*fill), "type",
+              "fill of " + what + " must be a number, got " + type_name(fill->value));
       }
     }
     if (!offset || !size) return;
@@ -591,32 +503,11 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
     contract.rows.push_back(std::move(dim));
   });
   if (has_errors(diagnostics)) return std::nullopt;
-  check_sizes(contract);
+  resolve_sizes(contract, options_, diagnostics);
   for (std::size_t i = 0; i < contract.rows.size(); ++i)
     if (!stride_declared[i]) contract.rows[i].stride = contract.row_size;
   if (has_errors(diagnostics)) return std::nullopt;
   return contract;
-}
-
-// Contract files are small; anything past this is not a contract and is refused before parsing.
-constexpr std::streamoff kMaxFileBytes = 16 << 20;
-
-std::string read_text(const std::string& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io",
-                                path + " is a directory, not a contract file", ""});
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in)
-    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io", "cannot read " + path,
-                                "check the path and its permissions"});
-  if (in.tellg() > kMaxFileBytes)
-    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io",
-                                path + " is larger than 16 MiB; it is not a contract", ""});
-  in.seekg(0);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -636,9 +527,9 @@ ParseResult parse_contract_text(std::string_view text, const std::string& file,
     else
       result.contract = reader.read(documents.empty() ? YAML::Node() : documents.front());
   } catch (const YAML::ParserException& failure) {
-    reader.diagnostics.push_back({SourceLocation{file, failure.mark.line + 1, failure.mark.column + 1},
-                                 Severity::error, "yaml", "malformed YAML: " + failure.msg,
-                                 "fix the YAML syntax"});
+    reader.diagnostics.push_back(
+        {SourceLocation{file, failure.mark.line + 1, failure.mark.column + 1}, Severity::error,
+         "yaml", "malformed YAML: " + failure.msg, "fix the YAML syntax"});
   } catch (const YAML::Exception& failure) {
     reader.diagnostics.push_back({SourceLocation{file}, Severity::error, "yaml",
                                   std::string("malformed YAML: ") + failure.what(), ""});
@@ -646,29 +537,11 @@ ParseResult parse_contract_text(std::string_view text, const std::string& file,
   result.diagnostics = std::move(reader.diagnostics);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {
-                     return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+                     return std::tie(a.where.line, a.where.column) <
+                            std::tie(b.where.line, b.where.column);
                    });
   if (has_errors(result.diagnostics)) result.contract.reset();
   return result;
-}
-
-ParseResult parse_contract_file(const std::string& path, const LoadOptions& options) {
-  return parse_contract_text(read_text(path), path, options);
-}
-
-Contract load_contract_text(std::string_view text, const std::string& file,
-                            const LoadOptions& options) {
-  ParseResult parsed = parse_contract_text(text, file, options);
-  if (!parsed.contract) throw InputError(std::move(parsed.diagnostics));
-  std::vector<Diagnostic> errors;
-  for (Diagnostic& diagnostic : check_contract(*parsed.contract))
-    if (diagnostic.severity == Severity::error) errors.push_back(std::move(diagnostic));
-  if (!errors.empty()) throw InputError(std::move(errors));
-  return std::move(*parsed.contract);
-}
-
-Contract load_contract(const std::string& path, const LoadOptions& options) {
-  return load_contract_text(read_text(path), path, options);
 }
 
 }  // namespace layoutcheck

@@ -74,7 +74,10 @@ Contract interleaved_qkvz_contract(const GdnShape& shape) {
   const std::int64_t group = 2 * K + 2 * G * V;
   Contract result =
       contract("qwen3_next.qkvz", "qkvz", DType::bf16, shape, "token", H * group);
-  auto value_head = [&] { return dim("hv", {mode("r", G, V), mode("h", H, group)}); };
+  // Explicit captures: clang before 16 (hipcc, libFuzzer) cannot capture structured bindings.
+  auto value_head = [G = G, V = V, H = H, group] {
+    return dim("hv", {mode("r", G, V), mode("h", H, group)});
+  };
   result.fields = {field("Q", 0, {dim("h", H, group), dim("k", K, 1)}),
                    field("K", K, {dim("h", H, group), dim("k", K, 1)}),
                    field("V", 2 * K, {value_head(), dim("v", V, 1)}),
@@ -92,7 +95,7 @@ Contract flat_ba_contract(const GdnShape& shape) {
 Contract interleaved_ba_contract(const GdnShape& shape) {
   const auto [H, G] = std::pair{shape.H, shape.G()};
   Contract result = contract("qwen3_next.ba", "ba", DType::bf16, shape, "token", 2 * shape.HV);
-  auto value_head = [&] { return dim("hv", {mode("r", G, 1), mode("h", H, 2 * G)}); };
+  auto value_head = [G = G, H = H] { return dim("hv", {mode("r", G, 1), mode("h", H, 2 * G)}); };
   result.fields = {field("B", 0, {value_head()}), field("A", G, {value_head()})};
   return result;
 }

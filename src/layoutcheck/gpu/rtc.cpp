@@ -28,9 +28,7 @@ std::string program_log(hiprtcProgram program) {
 
 }  // namespace
 
-RtcModule RtcModule::compile(const RtcSource& source) {
-  const DeviceInfo& device = current_device();  // throws "no GPU: ..." first
-
+RtcCode rtc_compile(const RtcSource& source, const std::string& arch) {
   std::vector<const char*> header_texts, header_names;
   for (const EmbeddedHeader& header : embedded_rtc_headers()) {
     header_texts.push_back(header.text);
@@ -43,7 +41,7 @@ RtcModule RtcModule::compile(const RtcSource& source) {
   for (const std::string& entry : source.entries)
     LC_GPU_CHECK(hiprtcAddNameExpression(*program, entry.c_str()));
 
-  std::vector<std::string> options = {platform::rtc_arch_option(device.arch), "-std=c++17",
+  std::vector<std::string> options = {platform::rtc_arch_option(arch), "-std=c++17",
                                       "-DLAYOUTCHECK_RTC=1"};
   for (const std::string& dir : source.include_dirs) options.push_back("-I" + dir);
   for (const std::string& option : source.extra_options) options.push_back(option);
@@ -52,27 +50,36 @@ RtcModule RtcModule::compile(const RtcSource& source) {
 
   const hiprtcResult compiled = hiprtcCompileProgram(
       *program, static_cast<int>(option_pointers.size()), option_pointers.data());
-  RtcModule module;
-  module.name_ = source.name;
-  module.log_ = program_log(*program);
+  RtcCode result;
+  result.log = program_log(*program);
   if (compiled != HIPRTC_SUCCESS)
-    throw RtcError("runtime compilation of " + source.name + " for " + device.arch +
-                       " failed (" + hiprtcGetErrorString(compiled) + "); compiler log:",
-                   module.log_);
-
+    throw RtcError("runtime compilation of " + source.name + " for " + arch + " failed (" +
+                       hiprtcGetErrorString(compiled) + "); compiler log:",
+                   result.log);
   std::size_t code_size = 0;
   LC_GPU_CHECK(hiprtcGetCodeSize(*program, &code_size));
-  std::string code(code_size, '\0');
-  LC_GPU_CHECK(hiprtcGetCode(*program, code.data()));
-  LC_GPU_CHECK(hipModuleLoadData(&module.module_, code.data()));
-  module.loaded_ = true;
-
+  result.code.assign(code_size, '\0');
+  LC_GPU_CHECK(hiprtcGetCode(*program, result.code.data()));
   for (const std::string& entry : source.entries) {
     const char* lowered = nullptr;
     LC_GPU_CHECK(hiprtcGetLoweredName(*program, entry.c_str(), &lowered));
+    result.lowered_names.emplace(entry, lowered);
+  }
+  return result;
+}
+
+RtcModule RtcModule::compile(const RtcSource& source) {
+  const DeviceInfo& device = current_device();  // throws "no GPU: ..." first
+  RtcCode code = rtc_compile(source, device.arch);
+  RtcModule module;
+  module.name_ = source.name;
+  module.log_ = std::move(code.log);
+  LC_GPU_CHECK(hipModuleLoadData(&module.module_, code.code.data()));
+  module.loaded_ = true;
+  for (const auto& [entry, lowered] : code.lowered_names) {
     hipFunction_t function{};
     try {
-      LC_GPU_CHECK(hipModuleGetFunction(&function, module.module_, lowered));
+      LC_GPU_CHECK(hipModuleGetFunction(&function, module.module_, lowered.c_str()));
     } catch (const GpuError& error) {
       throw GpuError(std::string(error.what()) + " (kernel '" + entry + "' in " + source.name +
                      ": is it a __global__ function?)");

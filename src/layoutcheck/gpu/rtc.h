@@ -30,6 +30,16 @@ struct RtcSource {
   std::vector<std::string> extra_options;  // e.g. "-DTILE=32"
 };
 
+// A compiled code object, not yet loaded: compiling needs no GPU, only the target architecture.
+struct RtcCode {
+  std::string code;                                  // code object (AMD) or CUBIN (NVIDIA)
+  std::string log;                                   // the compiler's log, warnings included
+  std::map<std::string, std::string> lowered_names;  // entry -> symbol in the code object
+};
+
+// @post throws RtcError carrying the compiler's full log when the source does not compile.
+RtcCode rtc_compile(const RtcSource& source, const std::string& arch);
+
 // A compiled and loaded module; movable, unloads on destruction.
 class RtcModule {
  public:

@@ -9,7 +9,7 @@ namespace layoutcheck::gpu {
 
 class Stream {
  public:
-  Stream();  // a non-blocking stream
+  Stream();  // a blocking stream (ordered after default-stream copies)
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream();

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "layoutcheck/gdn/standard_layouts.h"
+
 namespace layoutcheck {
 namespace {
 
@@ -22,10 +24,6 @@ double norm(std::span<const double> values) {
   return std::sqrt(square);
 }
 
-bool contains(const std::vector<std::int64_t>& values, std::int64_t value) {
-  return std::find(values.begin(), values.end(), value) != values.end();
-}
-
 }  // namespace
 
 ProbeDecoder::ProbeDecoder(const ResponsePredictor& predictor, const GdnShape& shape,
@@ -37,9 +35,35 @@ ProbeDecoder::ProbeDecoder(const ResponsePredictor& predictor, const GdnShape& s
       base_out_(std::move(base_out)),
       state_element_at_(static_cast<std::size_t>(state_layout.row_size), -1),
       hot_bits_(float_to_bf16(hot)) {
-  state_layout.find_field("S")->for_each_offset([&](std::int64_t linear, std::int64_t offset) {
+  const Field& claimed = *state_layout.find_field("S");
+  claimed.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
     state_element_at_[static_cast<std::size_t>(offset)] = linear;
   });
+  // The other standard order, when the claimed one is standard: where a kernel that mixed the
+  // two up writes each element.
+  for (StateOrder order : {StateOrder::hkv, StateOrder::hvk}) {
+    const Field standard = *state_contract(shape, order).find_field("S");
+    if (standard.dims.size() != claimed.dims.size()) continue;
+    bool same = true;
+    claimed.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
+      same = same && standard.offset_of_linear(linear) == offset;
+    });
+    if (!same) continue;
+    const Field other =
+        *state_contract(shape, order == StateOrder::hkv ? StateOrder::hvk : StateOrder::hkv)
+             .find_field("S");
+    transposed_source_.resize(static_cast<std::size_t>(shape.state_elements()));
+    other.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
+      transposed_source_[static_cast<std::size_t>(linear)] =
+          state_element_at_[static_cast<std::size_t>(offset)];
+    });
+    break;
+  }
+}
+
+std::vector<ProbeDecoder::StatePlacement> ProbeDecoder::placements() const {
+  if (transposed_source_.empty()) return {StatePlacement::claimed, StatePlacement::anywhere};
+  return {StatePlacement::claimed, StatePlacement::transposed, StatePlacement::anywhere};
 }
 
 ElementRef ProbeDecoder::element(const char* field, std::int64_t linear) const {
@@ -55,45 +79,90 @@ std::string ProbeDecoder::describe(std::int64_t lane, const LaneHypothesis& hypo
          std::to_string(hypothesis.key_head) + ")";
 }
 
-double ProbeDecoder::score(std::int64_t lane, const LaneHypothesis& hypothesis,
-                           const RowResponse& response) const {
-  const std::int64_t V = shape_.V;
-  const LanePrediction prediction = predictor_.predict(lane, hypothesis);
-  double difference = 0, observed = 0, base = 0;
-  for (std::int64_t v = 0; v < V; ++v) {
-    const double seen =
-        response.out_delta.empty() ? 0.0 : response.out_delta[static_cast<std::size_t>(lane * V + v)];
-    const double base_value = bf16_to_float(base_out_[static_cast<std::size_t>(lane * V + v)]);
-    difference += (seen - prediction.out_delta[v]) * (seen - prediction.out_delta[v]);
-    observed += seen * seen;
-    base += base_value * base_value;
-  }
-  difference = std::sqrt(difference);
-  observed = std::sqrt(observed);
-  const double out_noise = kBf16Rounding * (2 * std::sqrt(base) + observed) + 1e-30;
-  const double out_score =
-      difference / (tolerance_ * std::max(observed, norm(prediction.out_delta)) + out_noise);
+std::span<const float> ProbeDecoder::observed_out(std::int64_t lane,
+                                                  const RowResponse& response) const {
+  if (response.out_delta.empty()) return {};
+  return std::span(response.out_delta).subspan(static_cast<std::size_t>(lane * shape_.V),
+                                               static_cast<std::size_t>(shape_.V));
+}
 
-  double seen_state = 0;
+std::span<const double> ProbeDecoder::observed_state(std::int64_t lane,
+                                                     const RowResponse& response) const {
   for (std::size_t i = 0; i < response.state_lanes.size(); ++i)
-    if (response.state_lanes[i] == lane) seen_state = response.state_lane_norms[i];
-  const double state_noise =
-      kFp32Rounding * predictor_.base_state_norm(lane, hypothesis.key_head) + 1e-30;
-  const double state_score = std::abs(seen_state - prediction.state_norm) /
-                             (tolerance_ * std::max(seen_state, prediction.state_norm) + state_noise);
-  const double result = std::max(out_score, state_score);
+    if (response.state_lanes[i] == lane) return response.state_lane_deltas[i];
+  return {};
+}
+
+double ProbeDecoder::Fit::score() const {
+  const double result = std::max(out_miss / out_allowance, state_miss / state_allowance);
   return std::isnan(result) ? INFINITY : result;
 }
 
-std::int64_t ProbeDecoder::residual_peak(std::int64_t lane, const LaneHypothesis& hypothesis,
+ProbeDecoder::Fit ProbeDecoder::fit(std::int64_t lane, const Evaluated& evaluated,
+                                    const RowResponse& response, StatePlacement placement) const {
+  const LanePrediction& prediction = evaluated.prediction;
+  const std::int64_t V = shape_.V;
+  Fit result;
+  const std::span<const float> seen_out = observed_out(lane, response);
+  double miss = 0, observed = 0, base = 0;
+  for (std::int64_t v = 0; v < V; ++v) {
+    const double seen = seen_out.empty() ? 0.0 : seen_out[v];
+    const double base_value = bf16_to_float(base_out_[static_cast<std::size_t>(lane * V + v)]);
+    miss += (seen - prediction.out_delta[v]) * (seen - prediction.out_delta[v]);
+    observed += seen * seen;
+    base += base_value * base_value;
+  }
+  observed = std::sqrt(observed);
+  result.out_miss = std::sqrt(miss);
+  result.out_allowance = tolerance_ * std::max(observed, norm(prediction.out_delta)) +
+                         kBf16Rounding * (2 * std::sqrt(base) + observed) + 1e-30;
+
+  // The state: element by element where the claimed layout puts it, or as sorted magnitudes.
+  const std::span<const double> seen_state = observed_state(lane, response);
+  std::vector<double> seen(prediction.state_delta.size(), 0.0);
+  if (placement == StatePlacement::transposed && !seen_state.empty()) {
+    // seen[i]: what was observed where the other order puts element i of this head
+    const std::int64_t head = shape_.K * shape_.V;
+    for (std::int64_t i = 0; i < head; ++i) {
+      const std::int64_t source = transposed_source_[static_cast<std::size_t>(lane * head + i)];
+      if (source / head == lane) seen[static_cast<std::size_t>(i)] = seen_state[source % head];
+    }
+  } else {
+    std::copy(seen_state.begin(), seen_state.end(), seen.begin());
+  }
+  std::vector<double> predicted = prediction.state_delta;
+  if (placement == StatePlacement::anywhere) {
+    for (double& value : seen) value = std::abs(value);
+    for (double& value : predicted) value = std::abs(value);
+    std::sort(seen.begin(), seen.end());
+    std::sort(predicted.begin(), predicted.end());
+  }
+  double state_miss = 0;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    state_miss += (seen[i] - predicted[i]) * (seen[i] - predicted[i]);
+  result.state_miss = std::sqrt(state_miss);
+  result.state_allowance =
+      tolerance_ * std::max(norm(seen), norm(predicted)) +
+      kFp32Rounding * predictor_.base_state_norm(lane, evaluated.hypothesis.key_head) + 1e-30;
+  return result;
+}
+
+ProbeDecoder::Evaluated ProbeDecoder::evaluate(std::int64_t lane, const LaneHypothesis& hypothesis,
+                                               const RowResponse& response,
+                                               StatePlacement placement) const {
+  Evaluated evaluated{hypothesis, predictor_.predict(lane, hypothesis), {}};
+  evaluated.fit = fit(lane, evaluated, response, placement);
+  return evaluated;
+}
+
+std::int64_t ProbeDecoder::residual_peak(std::int64_t lane, const LanePrediction& prediction,
                                          const RowResponse& response) const {
-  const LanePrediction prediction = predictor_.predict(lane, hypothesis);
+  const std::span<const float> seen_out = observed_out(lane, response);
   std::int64_t peak = 0;
   double largest = -1;
   for (std::int64_t v = 0; v < shape_.V; ++v) {
-    const double seen =
-        response.out_delta.empty() ? 0.0 : response.out_delta[static_cast<std::size_t>(lane * shape_.V + v)];
-    const double residual = std::abs(seen - prediction.out_delta[v]);
+    const double residual =
+        std::abs((seen_out.empty() ? 0.0 : seen_out[v]) - prediction.out_delta[v]);
     if (residual > largest) {
       largest = residual;
       peak = v;
@@ -102,23 +171,9 @@ std::int64_t ProbeDecoder::residual_peak(std::int64_t lane, const LaneHypothesis
   return peak;
 }
 
-std::vector<LaneHypothesis> ProbeDecoder::candidates(std::int64_t lane, const RowResponse& response,
-                                                     const std::vector<ElementRef>& conv_elements,
-                                                     bool& named_by_structure) const {
-  const std::int64_t K = shape_.K, V = shape_.V, key_head = standard_key_head(lane);
-  const Contract& layout = predictor_.probed_layout();
-  std::vector<LaneHypothesis> result;
-  named_by_structure = false;
-
-  if (layout.find_field("S")) return state_candidates(lane, response);
-  if (layout.find_field("B")) {
-    result.push_back({key_head, {element("B", lane)}});
-    result.push_back({key_head, {element("A", lane)}});
-    result.push_back({key_head, {element("B", lane), element("A", lane)}});
-    return result;
-  }
-
-  // qkvz: elements the conv state names, grouped by the key head they belong to.
+std::vector<LaneHypothesis> ProbeDecoder::named_options(
+    std::int64_t lane, const RowResponse& response,
+    const std::vector<ElementRef>& conv_elements) const {
   std::map<std::int64_t, std::vector<ElementRef>> by_key_head;
   std::vector<ElementRef> own_values;
   for (const ElementRef& e : conv_elements) {
@@ -128,38 +183,88 @@ std::vector<LaneHypothesis> ProbeDecoder::candidates(std::int64_t lane, const Ro
     else if (role == ElementRole::v && predictor_.head_of(e) == lane)
       own_values.push_back(e);
   }
-  if (!by_key_head.empty() || !own_values.empty()) {
-    named_by_structure = true;
-    if (by_key_head.empty()) result.push_back({key_head, own_values});
-    for (auto& [head, elements] : by_key_head) {
-      LaneHypothesis hypothesis{head, elements};
-      hypothesis.elements.insert(hypothesis.elements.end(), own_values.begin(), own_values.end());
-      result.push_back(std::move(hypothesis));
+  std::vector<LaneHypothesis> options;
+  if (by_key_head.empty() && !own_values.empty())
+    options.push_back({standard_key_head(lane), own_values});
+  for (auto& [key_head, elements] : by_key_head) {
+    LaneHypothesis option{key_head, elements};
+    option.elements.insert(option.elements.end(), own_values.begin(), own_values.end());
+    options.push_back(std::move(option));
+  }
+  if (!options.empty() || !observed_state(lane, response).empty()) return options;
+
+  // Only z gates a single output lane without touching the state.
+  const std::span<const float> seen_out = observed_out(lane, response);
+  std::int64_t moved = 0, last = 0;
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(seen_out.size()); ++v)
+    if (seen_out[v] != 0) {
+      ++moved;
+      last = v;
     }
-    // A competitor: the first named element's neighbour in its head, to show the match is sharp.
-    const ElementRef first = result.front().elements.front();
-    const std::int64_t size = predictor_.role(first) == ElementRole::v ? V : K;
-    if (size > 1) {
-      LaneHypothesis neighbour = result.front();
-      neighbour.elements.front().linear += predictor_.index_in_head(first) + 1 < size ? 1 : -1;
-      result.push_back(std::move(neighbour));
-    }
-    return result;
+  if (moved == 1) options.push_back({standard_key_head(lane), {element("Z", lane * shape_.V + last)}});
+  return options;
+}
+
+ProbeDecoder::NamedLane ProbeDecoder::verify_named(std::int64_t lane,
+                                                   const std::vector<LaneHypothesis>& options,
+                                                   const RowResponse& response) const {
+  auto better = [](const Evaluated& a, const Evaluated& b) { return a.score() < b.score(); };
+  std::vector<Evaluated> tried;
+  auto fits = [&] { return std::min_element(tried.begin(), tried.end(), better)->score() <= 1; };
+  for (const LaneHypothesis& option : options)
+    tried.push_back(evaluate(lane, option, response, StatePlacement::claimed));
+  const LaneHypothesis& lead = options.front();
+  // The lane also took its z from the probed offset (z read from the wrong segment)?
+  if (!fits() && predictor_.role(lead.elements.front()) != ElementRole::z) {
+    LaneHypothesis with_z = lead;
+    with_z.elements.push_back(
+        element("Z", lane * shape_.V + residual_peak(lane, tried.front().prediction, response)));
+    tried.push_back(evaluate(lane, with_z, response, StatePlacement::claimed));
+  }
+  // Only value-head elements named: the lane may read q and k from another key head.
+  const bool names_key_head = std::any_of(lead.elements.begin(), lead.elements.end(), [&](auto e) {
+    return predictor_.role(e) == ElementRole::q || predictor_.role(e) == ElementRole::k;
+  });
+  if (!fits() && !names_key_head)
+    for (std::int64_t key_head = 0; key_head < shape_.H; ++key_head)
+      if (key_head != lead.key_head)
+        tried.push_back(evaluate(lane, {key_head, lead.elements}, response, StatePlacement::claimed));
+  // Nothing fits where the claimed layout puts the state: the kernel may write it elsewhere.
+  StatePlacement placement = StatePlacement::claimed;
+  for (StatePlacement next : placements()) {
+    if (fits()) break;
+    placement = next;
+    for (Evaluated& e : tried) e.fit = fit(lane, e, response, placement);
   }
 
-  // Nothing named: the roles that fit the response, every index.
-  const bool state_changed = contains(response.state_lanes, lane);
-  std::int64_t changed_lanes = 0, last_changed = 0;
-  for (std::int64_t v = 0; v < V && !response.out_delta.empty(); ++v)
-    if (response.out_delta[static_cast<std::size_t>(lane * V + v)] != 0) {
-      ++changed_lanes;
-      last_changed = v;
-    }
-  if (!state_changed && changed_lanes == 1) {  // only z gates a single output lane
-    named_by_structure = true;
-    result.push_back({key_head, {element("Z", lane * V + last_changed)}});
+  NamedLane named{lane, fits() ? *std::min_element(tried.begin(), tried.end(), better) : tried.front(),
+                  std::nullopt};
+  const ElementRef first = named.chosen.hypothesis.elements.front();
+  const ElementRole role = predictor_.role(first);
+  const std::int64_t size = role == ElementRole::q || role == ElementRole::k ? shape_.K : shape_.V;
+  if (size > 1) {
+    LaneHypothesis neighbour = named.chosen.hypothesis;
+    neighbour.elements.front().linear += predictor_.index_in_head(first) + 1 < size ? 1 : -1;
+    named.competitor = evaluate(lane, neighbour, response, placement);
+  }
+  return named;
+}
+
+std::vector<LaneHypothesis> ProbeDecoder::predicted_candidates(std::int64_t lane,
+                                                               const RowResponse& response) const {
+  const std::int64_t K = shape_.K, V = shape_.V, key_head = standard_key_head(lane);
+  const Contract& layout = predictor_.probed_layout();
+  if (layout.find_field("S")) return state_candidates(lane, response);
+  std::vector<LaneHypothesis> result;
+  if (layout.find_field("B")) {
+    result.push_back({key_head, {element("B", lane)}});
+    result.push_back({key_head, {element("A", lane)}});
+    result.push_back({key_head, {element("B", lane), element("A", lane)}});
     return result;
   }
+  // qkvz with nothing named (a kernel that does not keep raw inputs in the conv state): every
+  // index of the roles that fit whether the state moved.
+  const bool state_changed = !observed_state(lane, response).empty();
   for (std::int64_t k = 0; k < K; ++k)
     result.push_back({key_head, {element(state_changed ? "K" : "Q", key_head * K + k)}});
   for (std::int64_t v = 0; v < V; ++v)
@@ -215,10 +320,45 @@ std::vector<LaneHypothesis> ProbeDecoder::state_candidates(std::int64_t lane,
   return result;
 }
 
+void ProbeDecoder::choose_by_prediction(std::int64_t lane,
+                                        const std::vector<LaneHypothesis>& candidates,
+                                        const RowResponse& response,
+                                        ProbeDecoding& decoding) const {
+  std::vector<Evaluated> evaluated;
+  for (const LaneHypothesis& candidate : candidates)
+    evaluated.push_back(evaluate(lane, candidate, response, StatePlacement::claimed));
+  auto by_score = [](const Evaluated& a, const Evaluated& b) { return a.score() < b.score(); };
+  std::sort(evaluated.begin(), evaluated.end(), by_score);
+  for (StatePlacement placement : placements()) {
+    if (evaluated.empty() || evaluated.front().score() <= 1) break;
+    for (Evaluated& e : evaluated) e.fit = fit(lane, e, response, placement);
+    std::sort(evaluated.begin(), evaluated.end(), by_score);
+  }
+  if (evaluated.empty() || evaluated.front().score() > 1) {
+    if (decoding.outcome != ProbeOutcome::ambiguous) decoding.outcome = ProbeOutcome::unresolved;
+    decoding.detail = "value head " + std::to_string(lane) + ": no candidate matches" +
+                      (evaluated.empty() ? std::string()
+                                         : " (closest " + describe(lane, evaluated.front().hypothesis) +
+                                               ", off by " + std::to_string(evaluated.front().score()) +
+                                               " tolerances)");
+    return;
+  }
+  if (evaluated.size() > 1 && evaluated[1].score() <= kSeparation) {
+    decoding.outcome = ProbeOutcome::ambiguous;
+    decoding.detail = "value head " + std::to_string(lane) + " matches " +
+                      describe(lane, evaluated[0].hypothesis) + " and " +
+                      describe(lane, evaluated[1].hypothesis);
+    return;
+  }
+  decoding.lanes.push_back(
+      {lane, evaluated.front().hypothesis.key_head, evaluated.front().hypothesis.elements, true});
+}
+
 void ProbeDecoder::decode(const RowResponse& response, ProbeDecoding& decoding) const {
   std::vector<ElementRef> conv_elements;
   bool conv_holds_other_values = false;
-  if (predictor_.probed_layout().find_field("Q")) {
+  const bool qkvz = predictor_.probed_layout().find_field("Q") != nullptr;
+  if (qkvz) {
     const std::int64_t HK = shape_.H * shape_.K;
     for (std::size_t i = 0; i < response.conv_channels.size(); ++i) {
       if (response.conv_values[i] != hot_bits_) {
@@ -226,8 +366,9 @@ void ProbeDecoder::decode(const RowResponse& response, ProbeDecoding& decoding) 
         continue;
       }
       const std::int64_t c = response.conv_channels[i];
-      conv_elements.push_back(c < HK ? element("Q", c) : c < 2 * HK ? element("K", c - HK)
-                                                                    : element("V", c - 2 * HK));
+      conv_elements.push_back(c < HK       ? element("Q", c)
+                              : c < 2 * HK ? element("K", c - HK)
+                                           : element("V", c - 2 * HK));
     }
   }
 
@@ -248,46 +389,44 @@ void ProbeDecoder::decode(const RowResponse& response, ProbeDecoding& decoding) 
     return;
   }
 
+  std::vector<NamedLane> named;
   for (std::int64_t lane : lanes) {
-    bool named_by_structure = false;
-    std::vector<LaneHypothesis> hypotheses =
-        candidates(lane, response, conv_elements, named_by_structure);
-    const std::size_t named = named_by_structure ? 1 : 0;
-    std::vector<Scored> scored;
-    for (LaneHypothesis& hypothesis : hypotheses)
-      scored.push_back({hypothesis, score(lane, hypothesis, response)});
-    auto by_score = [](const Scored& a, const Scored& b) { return a.score < b.score; };
-    std::sort(scored.begin(), scored.end(), by_score);
-    // A lane that also read z from the probed offset (z taken from the wrong segment).
-    if (named && scored.front().score > 1 && !hypotheses.front().elements.empty() &&
-        predictor_.role(hypotheses.front().elements.front()) != ElementRole::z) {
-      LaneHypothesis with_z = hypotheses.front();
-      with_z.elements.push_back(
-          element("Z", lane * shape_.V + residual_peak(lane, hypotheses.front(), response)));
-      scored.push_back({with_z, score(lane, with_z, response)});
-      std::sort(scored.begin(), scored.end(), by_score);
-    }
-
-    const Scored& best = scored.front();
-    if (best.score <= 1) {
-      if (scored.size() > 1 && scored[1].score <= kSeparation) {
-        decoding.outcome = ProbeOutcome::ambiguous;
-        decoding.detail = "value head " + std::to_string(lane) + " matches " +
-                          describe(lane, best.hypothesis) + " and " +
-                          describe(lane, scored[1].hypothesis);
-        continue;
-      }
-      decoding.lanes.push_back({lane, best.hypothesis.key_head, best.hypothesis.elements, true});
-    } else if (named) {
-      decoding.lanes.push_back(
-          {lane, hypotheses.front().key_head, hypotheses.front().elements, false});
-    } else {
-      if (decoding.outcome != ProbeOutcome::ambiguous) decoding.outcome = ProbeOutcome::unresolved;
-      decoding.detail = "value head " + std::to_string(lane) +
-                        ": no candidate matches (closest " + describe(lane, best.hypothesis) +
-                        ", off by " + std::to_string(best.score) + " tolerances)";
-    }
+    const std::vector<LaneHypothesis> options =
+        qkvz ? named_options(lane, response, conv_elements) : std::vector<LaneHypothesis>{};
+    if (!options.empty())
+      named.push_back(verify_named(lane, options, response));
+    else
+      choose_by_prediction(lane, predicted_candidates(lane, response), response, decoding);
   }
+
+  // The named elements stand unless their neighbours explain the response and they do not.
+  Fit named_fit, neighbour_fit;
+  named_fit.out_allowance = named_fit.state_allowance = 0;
+  neighbour_fit.out_allowance = neighbour_fit.state_allowance = 0;
+  auto accumulate = [](Fit& total, const Fit& lane) {
+    total.out_miss = std::hypot(total.out_miss, lane.out_miss);
+    total.out_allowance = std::hypot(total.out_allowance, lane.out_allowance);
+    total.state_miss = std::hypot(total.state_miss, lane.state_miss);
+    total.state_allowance = std::hypot(total.state_allowance, lane.state_allowance);
+  };
+  bool have_neighbours = false;
+  for (const NamedLane& lane : named)
+    if (lane.competitor) {
+      accumulate(named_fit, lane.chosen.fit);
+      accumulate(neighbour_fit, lane.competitor->fit);
+      have_neighbours = true;
+    }
+  if (have_neighbours && neighbour_fit.score() <= 1 && named_fit.score() > 1) {
+    decoding.outcome = ProbeOutcome::unresolved;
+    decoding.detail = "the conv state names " + describe(named.front().lane, named.front().chosen.hypothesis) +
+                      ", but the response fits " +
+                      describe(named.front().lane, named.front().competitor->hypothesis);
+    return;
+  }
+  for (const NamedLane& lane : named)
+    decoding.lanes.push_back({lane.lane, lane.chosen.hypothesis.key_head,
+                              lane.chosen.hypothesis.elements, lane.chosen.score() <= 1});
+  if (decoding.outcome != ProbeOutcome::resolved) return;
   for (const LaneRead& read : decoding.lanes)
     for (const ElementRef& e : read.elements)
       if (std::find(decoding.elements.begin(), decoding.elements.end(), e) == decoding.elements.end())

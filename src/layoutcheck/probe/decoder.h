@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -60,19 +61,54 @@ class ProbeDecoder {
   void decode(const RowResponse& response, ProbeDecoding& decoding) const;
 
  private:
-  struct Scored {
-    LaneHypothesis hypothesis;
-    double score = 0;
+  // Where a state response is looked for: at the offsets the claimed state layout gives (the
+  // sharp test), where the other standard order ([HV,K,V] vs [HV,V,K]) would put it, or anywhere
+  // (as sorted magnitudes): a kernel may write its state in another layout than it claims.
+  enum class StatePlacement { claimed, transposed, anywhere };
+  // How far a prediction misses the response, against what rounding and tolerance allow.
+  struct Fit {
+    double out_miss = 0, out_allowance = 1, state_miss = 0, state_allowance = 1;
+    double score() const;  // <= 1: the prediction matches
   };
-  double score(std::int64_t lane, const LaneHypothesis& hypothesis,
-               const RowResponse& response) const;
-  std::vector<LaneHypothesis> candidates(std::int64_t lane, const RowResponse& response,
-                                         const std::vector<ElementRef>& conv_elements,
-                                         bool& named_by_structure) const;
+  struct Evaluated {
+    LaneHypothesis hypothesis;
+    LanePrediction prediction;
+    Fit fit;
+    double score() const { return fit.score(); }
+  };
+  // A lane whose elements the response's structure names, verified against the prediction.
+  struct NamedLane {
+    std::int64_t lane = 0;
+    Evaluated chosen;
+    std::optional<Evaluated> competitor;  // the first element's neighbour, for sharpness
+  };
+
+  Evaluated evaluate(std::int64_t lane, const LaneHypothesis& hypothesis,
+                     const RowResponse& response, StatePlacement placement) const;
+  Fit fit(std::int64_t lane, const Evaluated& evaluated, const RowResponse& response,
+          StatePlacement placement) const;
+  // The placements to try, sharpest first.
+  std::vector<StatePlacement> placements() const;
+
+  // qkvz: what the conv state names for this lane (one option per key head named), or a lone
+  // z when only one output lane moved.
+  std::vector<LaneHypothesis> named_options(std::int64_t lane, const RowResponse& response,
+                                            const std::vector<ElementRef>& conv_elements) const;
+  NamedLane verify_named(std::int64_t lane, const std::vector<LaneHypothesis>& options,
+                         const RowResponse& response) const;
+  // Nothing named: every candidate that fits the response's shape, to be told apart by prediction.
+  std::vector<LaneHypothesis> predicted_candidates(std::int64_t lane,
+                                                   const RowResponse& response) const;
   std::vector<LaneHypothesis> state_candidates(std::int64_t lane,
                                                const RowResponse& response) const;
-  std::int64_t residual_peak(std::int64_t lane, const LaneHypothesis& hypothesis,
+  void choose_by_prediction(std::int64_t lane, const std::vector<LaneHypothesis>& candidates,
+                            const RowResponse& response, ProbeDecoding& decoding) const;
+
+  std::int64_t residual_peak(std::int64_t lane, const LanePrediction& prediction,
                              const RowResponse& response) const;
+  // The observed change of one lane's output ([V]) and state ([K*V], empty when unchanged).
+  std::span<const float> observed_out(std::int64_t lane, const RowResponse& response) const;
+  std::span<const double> observed_state(std::int64_t lane, const RowResponse& response) const;
   std::int64_t standard_key_head(std::int64_t lane) const { return lane / shape_.G(); }
   ElementRef element(const char* field, std::int64_t linear) const;
   std::string describe(std::int64_t lane, const LaneHypothesis& hypothesis) const;
@@ -82,6 +118,9 @@ class ProbeDecoder {
   double tolerance_;
   std::vector<bf16_bits> base_out_;
   std::vector<std::int64_t> state_element_at_;  // S linear index at each state offset, or -1
+  // Per S linear index under the other standard order: the claimed S linear index observed at
+  // the offset it would be written to; empty when the claimed layout is not a standard order.
+  std::vector<std::int64_t> transposed_source_;
   bf16_bits hot_bits_;
 };
 

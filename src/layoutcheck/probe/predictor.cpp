@@ -99,12 +99,9 @@ LanePrediction ResponsePredictor::predict(std::int64_t lane,
   prediction.out_delta.resize(result.out.size());
   for (std::size_t v = 0; v < result.out.size(); ++v)
     prediction.out_delta[v] = result.out[v] - base.out[v];
-  double square = 0;
-  for (std::size_t i = 0; i < result.state.size(); ++i) {
-    const double delta = result.state[i] - base.state[i];
-    square += delta * delta;
-  }
-  prediction.state_norm = std::sqrt(square);
+  prediction.state_delta.resize(result.state.size());
+  for (std::size_t i = 0; i < result.state.size(); ++i)
+    prediction.state_delta[i] = result.state[i] - base.state[i];
   return prediction;
 }
 

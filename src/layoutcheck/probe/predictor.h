@@ -24,8 +24,8 @@ struct LaneHypothesis {
 };
 
 struct LanePrediction {
-  std::vector<double> out_delta;  // [V] predicted output minus base output
-  double state_norm = 0;          // ||predicted state - base state||
+  std::vector<double> out_delta;    // [V] predicted output minus base output
+  std::vector<double> state_delta;  // [K*V] predicted state minus base state, S[k][v]
 };
 
 // The role an element of the probed buffer plays in a value head.

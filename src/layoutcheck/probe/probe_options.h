@@ -37,7 +37,7 @@ struct ProbeOptions {
   std::uint64_t seed = 1;   // the random contents of the buffers not probed
   // A prediction matches when it is within `tolerance` (relative) of the response, plus the
   // bf16 rounding of the outputs; a match must be unique: no other candidate within twice that.
-  double tolerance = 0.05;
+  double tolerance = 0.01;
   bool check_row_stride = true;  // probe rows other than row 0 and compare
   bool check_values = true;      // a full random-input check against the reference
   double out_tolerance = 2e-2;   // relative L2 of the output in that check

@@ -19,10 +19,9 @@ ResponseExtractor::ResponseExtractor(const GdnShape& shape, const Contract& stat
     : shape_(shape),
       state_row_size_(state_layout.row_size),
       state_row_stride_(row_stride(state_layout)),
-      head_of_offset_(static_cast<std::size_t>(state_layout.row_size), -1) {
-  const std::int64_t head = shape.K * shape.V;
+      element_at_offset_(static_cast<std::size_t>(state_layout.row_size), -1) {
   state_layout.find_field("S")->for_each_offset([&](std::int64_t linear, std::int64_t offset) {
-    head_of_offset_[static_cast<std::size_t>(offset)] = static_cast<std::int32_t>(linear / head);
+    element_at_offset_[static_cast<std::size_t>(offset)] = linear;
   });
 }
 
@@ -76,7 +75,8 @@ RowResponse ResponseExtractor::extract(const GdnStepOutputs& probe, std::int64_t
 
   const float* state = probe.state.data() + row * state_row_stride_;
   const float* state_base = base.state.data() + base_row * state_row_stride_;
-  std::vector<double> lane_square(static_cast<std::size_t>(HV), 0.0);
+  const std::int64_t head = shape_.K * shape_.V;
+  std::vector<std::int64_t> slot_of_lane(static_cast<std::size_t>(HV), -1);
   double largest = -1;
   for (std::int64_t block = 0; block < state_row_size_; block += kCompareBlock) {
     const std::int64_t end = std::min(state_row_size_, block + kCompareBlock);
@@ -93,19 +93,21 @@ RowResponse ResponseExtractor::extract(const GdnStepOutputs& probe, std::int64_t
         largest = square;
         response.state_largest_offset = i;
       }
-      const std::int32_t head = head_of_offset_[static_cast<std::size_t>(i)];
-      if (head < 0)
+      const std::int64_t element = element_at_offset_[static_cast<std::size_t>(i)];
+      if (element < 0) {
         response.state_outside_heads = true;
-      else
-        lane_square[static_cast<std::size_t>(head)] += square;
+        continue;
+      }
+      std::int64_t& slot = slot_of_lane[static_cast<std::size_t>(element / head)];
+      if (slot < 0) {
+        slot = static_cast<std::int64_t>(response.state_lanes.size());
+        response.state_lanes.push_back(element / head);
+        response.state_lane_deltas.emplace_back(static_cast<std::size_t>(head), 0.0);
+      }
+      response.state_lane_deltas[static_cast<std::size_t>(slot)][static_cast<std::size_t>(element % head)] = delta;
     }
   }
   response.state_norm = std::sqrt(response.state_norm);
-  for (std::int64_t hv = 0; hv < HV; ++hv)
-    if (lane_square[static_cast<std::size_t>(hv)] > 0) {
-      response.state_lanes.push_back(hv);
-      response.state_lane_norms.push_back(std::sqrt(lane_square[static_cast<std::size_t>(hv)]));
-    }
 
   response.changed = !response.out_lanes.empty() || !response.conv_channels.empty() ||
                      response.conv_older_taps_changed || response.state_changed > 0;

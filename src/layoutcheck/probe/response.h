@@ -20,9 +20,10 @@ struct RowResponse {
   std::vector<std::int64_t> conv_channels;
   std::vector<bf16_bits> conv_values;
   bool conv_older_taps_changed = false;  // a correct shift never changes them
-  // Value heads whose state region changed, with ||delta S|| of each (same order).
+  // Value heads whose state changed, with the change in logical order S[k][v] as the claimed
+  // state layout places it (same order).
   std::vector<std::int64_t> state_lanes;
-  std::vector<double> state_lane_norms;
+  std::vector<std::vector<double>> state_lane_deltas;
   double state_norm = 0;                // ||delta S|| over the row
   std::int64_t state_changed = 0;       // elements that changed
   std::int64_t state_largest_offset = -1;  // row offset of the largest |delta S|
@@ -44,7 +45,7 @@ class ResponseExtractor {
  private:
   GdnShape shape_;
   std::int64_t state_row_size_ = 0, state_row_stride_ = 0;
-  std::vector<std::int32_t> head_of_offset_;  // -1 where no element is
+  std::vector<std::int64_t> element_at_offset_;  // S linear index, -1 where no element is
 };
 
 }  // namespace layoutcheck

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 
@@ -15,7 +16,9 @@ constexpr std::size_t kMaxSegments = 4000;  // rectangles per row before heads a
 constexpr std::size_t kMaxBands = 2000;     // past this the moved runs are counted, not drawn
 constexpr int kPaddingField = -1;
 constexpr int kGapField = -2;
-constexpr double kMarginLeft = 150, kMarginRight = 24;
+constexpr int kMixedField = -3;  // a pixel column holding several fields
+constexpr const char* kMixedColour = "#9e9e9e";
+constexpr double kMarginLeft = 150, kMarginRight = 36;
 constexpr double kStripHeight = 54;
 constexpr double kFontSize = 12, kLabelSize = 8;
 constexpr double kMarkHeight = 9;  // the red bar under misread consumer offsets
@@ -91,7 +94,7 @@ class Colours {
 // One rectangle: consecutive offsets holding one head of one field (or padding, or a gap).
 struct Segment {
   std::int64_t begin = 0, end = 0;  // offsets, end exclusive
-  int field = kGapField;            // field index, kPaddingField or kGapField
+  int field = kGapField;            // field index, kPaddingField, kGapField or kMixedField
   std::int64_t head = -1;           // outermost logical index; -1 once heads are merged
 };
 
@@ -125,15 +128,19 @@ std::vector<Segment> row_segments(const Contract& contract, double px_per_offset
       append(segments, segment_at(offset, with_heads));
     if (segments.size() <= kMaxSegments) return segments;
   }
-  // Fields interleaved finer than the pixels: one rectangle per pixel column, coloured by the
-  // field at its first offset.
+  // Fields interleaved finer than the pixels: one rectangle per pixel column, grey where the
+  // column holds more than one field (colouring it by one of them would draw a false pattern).
   std::vector<Segment> columns;
   const auto count =
       static_cast<std::int64_t>(std::ceil(static_cast<double>(rows.size()) * px_per_offset));
   for (std::int64_t column = 0; column < count; ++column) {
     const std::int64_t begin = column * rows.size() / count,
                        end = (column + 1) * rows.size() / count;
-    if (end > begin) append(columns, {begin, end, segment_at(begin, false).field, -1});
+    if (end <= begin) continue;
+    int field = segment_at(begin, false).field;
+    for (std::int64_t offset = begin + 1; offset < end && field != kMixedField; ++offset)
+      if (segment_at(offset, false).field != field) field = kMixedField;
+    append(columns, {begin, end, field, -1});
   }
   return columns;
 }
@@ -201,6 +208,10 @@ void draw_row(Picture& picture, const Contract& contract, const std::vector<Segm
                    "fill=\"#ffffff\" stroke=\"#999999\" stroke-dasharray=\"3,2\"");
       continue;
     }
+    if (segment.field == kMixedField) {
+      picture.rect(x0, y, w, kStripHeight, "fill=\"" + std::string(kMixedColour) + "\"");
+      continue;
+    }
     if (segment.field == kPaddingField) {
       picture.rect(x0, y, w, kStripHeight, "fill=\"url(#padding)\"");
       continue;
@@ -249,15 +260,29 @@ void draw_axis(Picture& picture, std::int64_t row_size, DType dtype, double y) {
 }
 
 // Legend entries laid out left to right; returns the y below them.
+struct LegendExtras {
+  bool padding = false, mixed = false, misread = false;
+};
+
+bool has_mixed(const std::vector<Segment>& segments) {
+  return std::any_of(segments.begin(), segments.end(),
+                     [](const Segment& s) { return s.field == kMixedField; });
+}
+
 double draw_legend(Picture& picture, const Contract& contract, const Colours& colours, double y,
-                   bool with_misread) {
+                   const LegendExtras& extras) {
   double x = kMarginLeft;
   auto entry = [&](const std::string& style, const std::string& label) {
+    const double width = 19 + text_width(label, 11);
+    if (x > kMarginLeft && x + width > picture.width() - kMarginRight) {  // wrap
+      x = kMarginLeft;
+      y += 20;
+    }
     const bool outlined = style.find("stroke=") != std::string::npos;
     picture.rect(x, y - 10, 14, 12,
                  style + (outlined ? "" : " stroke=\"#333333\" stroke-width=\"0.5\""));
     picture.text(x + 19, y, label, 11);
-    x += 19 + text_width(label, 11) + 18;
+    x += width + 18;
   };
   for (const Field& field : contract.fields) {
     std::string shape;
@@ -265,11 +290,14 @@ double draw_legend(Picture& picture, const Contract& contract, const Colours& co
       shape += (shape.empty() ? "" : ",") + std::to_string(size);
     entry("fill=\"" + colours.of(field.name) + "\"", field.name + " [" + shape + "]");
   }
-  if (!contract.padding.empty()) entry("fill=\"url(#padding)\"", "padding");
-  if (with_misread) {
+  if (extras.padding) entry("fill=\"url(#padding)\"", "padding");
+  if (extras.mixed)
+    entry("fill=\"" + std::string(kMixedColour) + "\"", "fields interleaved finer than a pixel");
+  if (extras.misread) {
     entry("fill=\"url(#misread)\" stroke=\"" + std::string(kMisreadRed) + "\"",
-          "misread: the consumer reads another element than it expects");
-    entry("fill=\"#888888\" fill-opacity=\"0.35\"", "band: where the producer holds it");
+          "misread: the consumer gets another element");
+    entry("fill=\"#888888\" fill-opacity=\"0.35\"",
+          "band: where the producer holds those elements");
   }
   return y + 14;
 }
@@ -326,11 +354,14 @@ std::vector<Band> bands_per_rectangle(const std::vector<Band>& runs,
         rects.begin());
   };
   std::map<std::pair<std::size_t, std::size_t>, std::string> pairs;
+  std::pair<std::size_t, std::size_t> last{SIZE_MAX, SIZE_MAX};  // neighbours mostly share a pair
   for (const Band& run : runs)
-    for (std::int64_t i = 0; i < run.consumer_end - run.consumer_begin; ++i)
-      pairs.emplace(std::pair{rect_of(consumer_rects, run.consumer_begin + i),
-                              rect_of(producer_rects, run.producer_begin + i)},
-                    run.field);
+    for (std::int64_t i = 0; i < run.consumer_end - run.consumer_begin; ++i) {
+      const std::pair pair{rect_of(consumer_rects, run.consumer_begin + i),
+                           rect_of(producer_rects, run.producer_begin + i)};
+      if (pair != last) pairs.emplace(pair, run.field);
+      last = pair;
+    }
   std::vector<Band> bands;
   for (const auto& [pair, field] : pairs) {
     if (pair.first >= consumer_rects.size() || pair.second >= producer_rects.size()) continue;
@@ -379,9 +410,11 @@ std::string render_row_svg(const Contract& contract, const SvgOptions& options) 
   picture.text(12, 24, title, 16, " font-weight=\"bold\"");
   picture.text(12, 44, symbols_line(contract), kFontSize, " fill=\"#444444\"");
   const double strip = 64;
-  draw_row(picture, contract, row_segments(contract, picture.scale()), colours, strip, "row");
+  const std::vector<Segment> rects = row_segments(contract, picture.scale());
+  draw_row(picture, contract, rects, colours, strip, "row");
   draw_axis(picture, contract.row_size, contract.dtype, strip + kStripHeight + 6);
-  const double bottom = draw_legend(picture, contract, colours, strip + kStripHeight + 52, false);
+  const LegendExtras extras{!contract.padding.empty(), has_mixed(rects), false};
+  const double bottom = draw_legend(picture, contract, colours, strip + kStripHeight + 52, extras);
   return picture.finish(bottom + 8, title);
 }
 
@@ -407,7 +440,8 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
     bands = bands_per_rectangle(runs, consumer_rects, producer_rects);
     subtitle += "   (" + std::to_string(runs.size()) +
                 " moved runs, too many to draw: " + std::to_string(bands.size()) +
-                " bands join the rectangles they move between)";
+                (bands.size() == 1 ? " band joins" : " bands join") +
+                " the rectangles they move between)";
     if (bands.size() > kMaxBands) bands.clear();
   }
   picture.text(12, 44, subtitle, kFontSize, " fill=\"#444444\"");
@@ -429,8 +463,11 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
                  "fill=\"url(#misread)\" " + red + " stroke-width=\"1\"");
   }
   draw_axis(picture, row_size, consumer.dtype, consumer_y + kStripHeight + kMarkHeight + 8);
-  const double bottom = draw_legend(
-      picture, consumer, colours, consumer_y + kStripHeight + kMarkHeight + 56, report.misread > 0);
+  const LegendExtras extras{!producer.padding.empty() || !consumer.padding.empty(),
+                            has_mixed(producer_rects) || has_mixed(consumer_rects),
+                            report.misread > 0};
+  const double bottom =
+      draw_legend(picture, consumer, colours, consumer_y + kStripHeight + kMarkHeight + 56, extras);
   return picture.finish(bottom + 8, title);
 }
 

@@ -1,0 +1,231 @@
+// layoutcheck_gpu_timing: a quick graph-captured timing of every GDN decode path, for
+// scripts/gpu-check.sh (the full report with gates is `layoutcheck bench`, issue 5).
+//
+// For each batch: `layers` layers, each with its own qkvz/ba/conv state/state/output buffers, are
+// captured into one graph per path (the adapters in the same graph as the kernel they feed);
+// warm-up replays, then timed replays with device events; per-layer time = replay / layers.
+// Also a hot figure (one layer replayed, cache resident) and the measured device-to-device copy
+// bandwidth, so every figure stands beside its floor. Prints a Markdown table last.
+//
+//   layoutcheck_gpu_timing [--batches 1,64,256] [--layers 48] [--replays 30] [--tile-sweep]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "layoutcheck/gdn/random_problem.h"
+#include "layoutcheck/gdn/standard_layouts.h"
+#include "layoutcheck/gpu/device.h"
+#include "layoutcheck/gpu/gdn_paths.h"
+#include "layoutcheck/gpu/stream.h"
+
+namespace {
+
+using namespace layoutcheck;
+using namespace layoutcheck::gpu;
+
+struct Options {
+  std::vector<std::int64_t> batches = {1, 64, 256};
+  int layers = 48;
+  int replays = 30;
+  bool tile_sweep = false;
+};
+
+struct Row {
+  std::string path;
+  std::int64_t batch = 0;
+  int tiles = 0;
+  double median_us = 0, p10_us = 0, p90_us = 0, hot_us = 0;
+  double floor_us = 0;
+};
+
+std::vector<std::int64_t> parse_list(const std::string& text) {
+  std::vector<std::int64_t> values;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) values.push_back(std::stoll(item));
+  return values;
+}
+
+double percentile(std::vector<double> values, double fraction) {
+  std::sort(values.begin(), values.end());
+  const std::size_t index = static_cast<std::size_t>(fraction * (values.size() - 1) + 0.5);
+  return values[std::min(index, values.size() - 1)];
+}
+
+// Device-to-device copy bandwidth, bytes read + written per second.
+double copy_bandwidth() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceBuffer<unsigned char> source(bytes), target(bytes);
+  source.fill_bytes(1);
+  Stream stream;
+  Event start, stop;
+  std::vector<double> times;
+  for (int i = 0; i < 12; ++i) {
+    start.record(stream);
+    LC_GPU_CHECK(hipMemcpyAsync(target.data(), source.data(), bytes, hipMemcpyDeviceToDevice,
+                                stream.get()));
+    stop.record(stream);
+    stop.synchronize();
+    if (i >= 2) times.push_back(stop.milliseconds_since(start) * 1e-3);
+  }
+  return 2.0 * bytes / percentile(times, 0.5);
+}
+
+// The fewest bytes a step can move (each input read once, each output written once).
+double minimum_bytes(const GdnShape& s, std::int64_t batch) {
+  const double per_row = 2.0 * (s.qkvz_elements() + s.ba_elements()) +   // bf16 in
+                         2.0 * 2 * s.conv_channels() * (s.W - 1) +        // conv state r+w
+                         4.0 * 2 * s.state_elements() +                   // state r+w
+                         2.0 * s.HV * s.V;                                // out
+  const double weights = 2.0 * s.conv_channels() * s.W + 8.0 * s.HV + 2.0 * s.V;
+  return per_row * batch + weights;
+}
+
+// One layer's inputs for `batch` rows: a few random rows repeated (timing does not depend on
+// values; generating hundreds of MB of random state on the host would).
+GdnStepInputs make_inputs(const GdnShape& shape, std::int64_t batch) {
+  const std::int64_t distinct = std::min<std::int64_t>(batch, 4);
+  GdnStepInputs seed = make_random_step_inputs(shape, flat_gdn_layouts(shape), distinct, 1234);
+  GdnStepInputs inputs = seed;
+  inputs.batch = batch;
+  const auto tile_rows = [&](auto& buffer, const auto& source, std::int64_t stride) {
+    buffer.resize(static_cast<std::size_t>(batch * stride));
+    for (std::int64_t row = 0; row < batch; ++row)
+      std::copy_n(source.begin() + (row % distinct) * stride, stride,
+                  buffer.begin() + row * stride);
+  };
+  tile_rows(inputs.qkvz, seed.qkvz, seed.qkvz_row_stride);
+  tile_rows(inputs.ba, seed.ba, seed.ba_row_stride);
+  tile_rows(inputs.conv_state, seed.conv_state, shape.conv_channels() * (shape.W - 1));
+  tile_rows(inputs.state, seed.state, static_cast<std::int64_t>(seed.state.size()) / distinct);
+  return inputs;
+}
+
+std::vector<double> time_graph(const Stream& stream, const Graph& graph, int replays) {
+  Event start, stop;
+  for (int i = 0; i < 3; ++i) graph.launch(stream);  // warm-up
+  stream.synchronize();
+  std::vector<double> times;
+  for (int i = 0; i < replays; ++i) {
+    start.record(stream);
+    graph.launch(stream);
+    stop.record(stream);
+    stop.synchronize();
+    times.push_back(stop.milliseconds_since(start) * 1e3);
+  }
+  return times;
+}
+
+Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDeviceLayer>>& layers,
+              const GdnShape& shape, std::int64_t batch, int replays) {
+  Stream stream;
+  auto workspace = launcher.make_workspace(shape, batch);
+  Row row;
+  row.path = std::string(launcher.name());
+  row.batch = batch;
+  row.tiles = launcher.tiles_for(shape, batch);
+  {
+    Graph graph(stream, [&](hipStream_t s) {
+      for (auto& layer : layers) launcher.enqueue(*layer, *workspace, s);
+    });
+    const std::vector<double> times = time_graph(stream, graph, replays);
+    const double per_layer = 1.0 / static_cast<double>(layers.size());
+    row.median_us = percentile(times, 0.5) * per_layer;
+    row.p10_us = percentile(times, 0.1) * per_layer;
+    row.p90_us = percentile(times, 0.9) * per_layer;
+  }
+  {
+    Graph hot(stream, [&](hipStream_t s) { launcher.enqueue(*layers.front(), *workspace, s); });
+    row.hot_us = percentile(time_graph(stream, hot, replays), 0.5);
+  }
+  return row;
+}
+
+int run(const Options& options) {
+  const DeviceInfo& device = current_device();
+  std::cout << "device: " << device.name << " (" << device.arch << ", " << device.multiprocessors
+            << " multiprocessors, L2 " << device.l2_bytes / (1 << 20) << " MiB)\n";
+  const double bandwidth = copy_bandwidth();
+  std::printf("device-to-device copy: %.2f TB/s (read + write)\n", bandwidth * 1e-12);
+
+  const GdnShape shape;  // 16/48/128/128, W = 4
+  std::vector<Row> rows;
+  for (std::int64_t batch : options.batches) {
+    const GdnStepInputs inputs = make_inputs(shape, batch);
+    std::vector<std::unique_ptr<GdnDeviceLayer>> layers;
+    for (int i = 0; i < options.layers; ++i)
+      layers.push_back(std::make_unique<GdnDeviceLayer>(inputs));
+    std::vector<GdnPathLauncher> launchers;
+    for (GdnPath path : all_gdn_paths()) launchers.emplace_back(path);
+    if (options.tile_sweep)
+      for (int tiles : {1, 2, 4}) {
+        GdnPathOptions fixed;
+        fixed.tiles = tiles;
+        launchers.emplace_back(GdnPath::native, fixed);
+        launchers.emplace_back(GdnPath::baseline, fixed);
+      }
+    for (const GdnPathLauncher& launcher : launchers) {
+      Row row = time_path(launcher, layers, shape, batch, options.replays);
+      row.floor_us = minimum_bytes(shape, batch) / bandwidth * 1e6;
+      std::fprintf(stderr, "timed %s batch %lld tiles %d: %.2f us/layer\n", row.path.c_str(),
+                   static_cast<long long>(batch), row.tiles, row.median_us);
+      rows.push_back(row);
+    }
+  }
+
+  std::printf("\nGDN decode, 16/48/128/128, fp32 state [HV,K,V], %d layers per graph, per layer "
+              "(median of %d replays; p10-p90; hot = one layer replayed)\n\n",
+              options.layers, options.replays);
+  std::printf("| path | batch | tiles | µs/layer | p10-p90 | hot µs | floor µs | of copy BW |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (const Row& row : rows)
+    std::printf("| %s%s | %lld | %d | %.2f | %.2f-%.2f | %.2f | %.2f | %.0f%% |\n",
+                row.path.c_str(), row.path == "upstream-direct" ? " (INVALID: misreads)" : "",
+                static_cast<long long>(row.batch), row.tiles, row.median_us, row.p10_us,
+                row.p90_us, row.hot_us, row.floor_us, 100.0 * row.floor_us / row.median_us);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      return argv[++i];
+    };
+    try {
+      if (arg == "--batches")
+        options.batches = parse_list(value());
+      else if (arg == "--layers")
+        options.layers = std::stoi(value());
+      else if (arg == "--replays")
+        options.replays = std::stoi(value());
+      else if (arg == "--tile-sweep")
+        options.tile_sweep = true;
+      else
+        throw std::invalid_argument("unknown option " + arg);
+    } catch (const std::exception& error) {
+      std::cerr << "layoutcheck_gpu_timing: " << error.what() << "\n";
+      return 2;
+    }
+  }
+  if (options.layers < 1 || options.replays < 1 || options.batches.empty()) {
+    std::cerr << "layoutcheck_gpu_timing: layers, replays and batches must be positive\n";
+    return 2;
+  }
+  try {
+    return run(options);
+  } catch (const std::exception& error) {
+    std::cerr << "layoutcheck_gpu_timing: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,200 @@
+#include "layoutcheck/probe/probe_sweep.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "layoutcheck/contract/row_map.h"
+#include "layoutcheck/diff/diff.h"
+#include "layoutcheck/diff/element_range.h"
+#include "layoutcheck/probe/probe_session.h"
+#include "layoutcheck/probe/row_stride_check.h"
+#include "layoutcheck/probe/value_check.h"
+
+namespace layoutcheck {
+namespace {
+
+// The state of one call should fit in cache next to its outputs (a few MiB), but the two cores
+// want at least two rows each.
+constexpr std::int64_t kCpuBatchBytes = 8 << 20;
+constexpr std::int64_t kRowCheckBatch = 3;
+
+void validate(const ProbeTarget& target) {
+  validate_gdn_layouts(target.consumer, target.shape);
+  validate_gdn_layout(target.producer, target.buffer, target.shape);
+  const Contract& consumer = layout_of(target.consumer, target.buffer);
+  require_same_fields(target.producer, consumer);
+  if (target.buffer == GdnBuffer::state &&
+      row_stride(target.producer) != row_stride(target.consumer.state))
+    throw InputError(Diagnostic{
+        SourceLocation{target.producer.file}, Severity::error, "incompatible",
+        "state rows are " + std::to_string(row_stride(target.producer)) +
+            " elements apart in the producer and " +
+            std::to_string(row_stride(target.consumer.state)) + " in the consumer",
+        "kernels take the state row stride from their own contract: give both the same"});
+}
+
+// Runs of offsets the kernel never reads, named by what the producer keeps there.
+std::vector<OffsetRun> never_read_runs(const Contract& producer,
+                                       const std::vector<std::int64_t>& offsets) {
+  const RowMap owners = RowMap::build(producer);
+  std::vector<OffsetRun> runs;
+  auto name_of = [&](std::int64_t first, std::int64_t last) -> std::string {
+    const std::uint32_t a = owners.at(first), b = owners.at(last);
+    if (a == RowMap::kPadding) return "padding";
+    if (a == RowMap::kEmpty) return "nothing";
+    const ElementRef from = producer.element_from_global(a), to = producer.element_from_global(b);
+    return element_range_name(producer.fields[from.field], from.linear, to.linear);
+  };
+  std::size_t i = 0;
+  while (i < offsets.size()) {
+    std::size_t j = i;
+    auto kind = [&](std::size_t k) {
+      const std::uint32_t owner = owners.at(offsets[k]);
+      return owner >= RowMap::kPadding ? static_cast<std::int64_t>(owner)
+                                       : static_cast<std::int64_t>(
+                                             producer.element_from_global(owner).field);
+    };
+    while (j + 1 < offsets.size() && offsets[j + 1] == offsets[j] + 1 && kind(j + 1) == kind(i) &&
+           (owners.at(offsets[i]) >= RowMap::kPadding ||
+            owners.at(offsets[j + 1]) == owners.at(offsets[j]) + 1))
+      ++j;
+    runs.push_back({offsets[i], offsets[j] + 1, name_of(offsets[i], offsets[j])});
+    i = j + 1;
+  }
+  return runs;
+}
+
+// Everything the decodings of a sweep say, gathered per consumer element and per value head.
+struct SweepTally {
+  std::vector<std::vector<std::int64_t>> offsets_of;  // per consumer global id
+  std::map<std::int64_t, std::set<std::int64_t>> key_heads_of_lane;
+  std::vector<std::int64_t> not_read;
+  std::int64_t unresolved = 0, deviations = 0;
+  std::vector<std::string> details;
+
+  void add(const Contract& producer, const Contract& consumer, const ProbeDecoding& decoding) {
+    switch (decoding.outcome) {
+      case ProbeOutcome::not_read: not_read.push_back(decoding.offset); return;
+      case ProbeOutcome::resolved: break;
+      default: {
+        ++unresolved;
+        if (details.size() < kMaxListedProbes) {
+          const std::uint32_t owner = RowMap::build(producer).at(decoding.offset);
+          const std::string holds = owner < RowMap::kPadding
+                                        ? producer.element_name(producer.element_from_global(owner))
+                                        : "no element";
+          details.push_back("offset " + std::to_string(decoding.offset) + " (" + holds + "): " +
+                            decoding.detail);
+        }
+        return;
+      }
+    }
+    for (const ElementRef& e : decoding.elements) {
+      std::vector<std::int64_t>& seen = offsets_of[static_cast<std::size_t>(consumer.global_id(e))];
+      if (std::find(seen.begin(), seen.end(), decoding.offset) == seen.end())
+        seen.push_back(decoding.offset);
+    }
+    bool deviates = false;
+    for (const LaneRead& lane : decoding.lanes) {
+      deviates |= !lane.matched_prediction;
+      for (const ElementRef& e : lane.elements) {
+        const std::string& field = consumer.fields[e.field].name;
+        if (field == "Q" || field == "K") key_heads_of_lane[lane.lane].insert(lane.key_head);
+      }
+    }
+    deviations += deviates ? 1 : 0;
+  }
+
+  ReadMap read_map() const {
+    ReadMap reads;
+    for (const std::vector<std::int64_t>& seen : offsets_of)
+      reads.offsets.push_back(seen.size() == 1  ? seen[0]
+                              : seen.size() > 1 ? ReadMap::kAmbiguous
+                              : unresolved > 0  ? ReadMap::kUnresolved
+                                                : ReadMap::kNotRead);
+    return reads;
+  }
+};
+
+}  // namespace
+
+std::int64_t default_probe_batch(const GdnShape& shape) {
+  const std::int64_t state_bytes = shape.state_elements() * static_cast<std::int64_t>(sizeof(float));
+  return std::clamp<std::int64_t>(kCpuBatchBytes / std::max<std::int64_t>(state_bytes, 1), 2, 64);
+}
+
+ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
+                              const ProbeOptions& options) {
+  validate(target);
+  const Contract& consumer = layout_of(target.consumer, target.buffer);
+  const OneHotValues values = options.values.hot != options.values.base
+                                  ? options.values
+                                  : default_one_hot_values(target.buffer);
+  const std::int64_t row_size = target.producer.row_size;
+  std::int64_t batch = options.max_batch > 0 ? options.max_batch : default_probe_batch(target.shape);
+  batch = std::clamp<std::int64_t>(batch, 1, std::max<std::int64_t>(row_size, 1));
+
+  ProbeVerdict verdict;
+  verdict.runner = runner.name();
+  verdict.buffer = target.buffer;
+  verdict.probed = row_size;
+
+  std::vector<RowStrideEvidence> row_evidence;
+  if (options.check_row_stride && batch >= 2) {
+    ProbeSession rows(runner, target, options, values, kRowCheckBatch);
+    const std::vector<std::int64_t> offsets = row_check_offsets(target.producer);
+    row_evidence = check_row_stride(rows, consumer, offsets);
+    if (!row_evidence.empty()) batch = 1;  // rows other than 0 are read wrong: probe row 0 only
+  }
+
+  ProbeSession session(runner, target, options, values, batch);
+  verdict.sweep_batch = batch;
+  SweepTally tally;
+  tally.offsets_of.resize(static_cast<std::size_t>(consumer.elements()));
+  for (std::int64_t start = 0; start < row_size; start += batch) {
+    std::vector<ProbePoint> points;
+    for (std::int64_t row = 0; row < batch && start + row < row_size; ++row)
+      points.push_back({row, start + row});
+    for (const ProbeDecoding& decoding : session.probe(points))
+      tally.add(target.producer, consumer, decoding);
+    if (options.progress) options.progress(std::min(start + batch, row_size), row_size);
+  }
+
+  const ReadMap reads = tally.read_map();
+  verdict.reads = compare_reads(target.producer, consumer, reads);
+  verdict.static_diff = diff_contracts(target.producer, consumer);
+  verdict.unresolved_probes = tally.unresolved;
+  verdict.unresolved_details = tally.details;
+  verdict.value_deviations = tally.deviations;
+  verdict.never_read = never_read_runs(target.producer, tally.not_read);
+  for (const auto& [lane, key_heads] : tally.key_heads_of_lane) {
+    const std::int64_t expected = lane / target.shape.G();
+    if (key_heads.size() != 1 || *key_heads.begin() != expected)
+      verdict.routing.push_back({lane, expected, {key_heads.begin(), key_heads.end()}});
+  }
+  infer_kernel_row_stride(row_evidence, reads, consumer, row_stride(target.producer));
+  for (RowStrideEvidence& item : row_evidence) verdict.row_stride.push_back(item.finding);
+  verdict.agrees_with_diff = verdict.reads.unresolved == 0 &&
+                             verdict.reads.misread_mask == verdict.static_diff.misread_mask;
+
+  if (options.check_values) {
+    ValueCheckOptions check;
+    check.seed = options.seed + 1;
+    check.out_tolerance = options.out_tolerance;
+    check.state_tolerance = options.state_tolerance;
+    verdict.values = check_values(runner, target.shape, target.consumer, check);
+  }
+  return verdict;
+}
+
+OneHotValues default_one_hot_values(GdnBuffer buffer) {
+  switch (buffer) {
+    case GdnBuffer::qkvz: return {0.25f, 2.0f};
+    case GdnBuffer::ba: return {0.25f, 2.0f};
+    case GdnBuffer::state: return {0.0625f, 8.0f};
+  }
+  return {0.25f, 2.0f};
+}
+
+}  // namespace layoutcheck
