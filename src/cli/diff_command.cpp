@@ -20,18 +20,24 @@ struct DiffOptions {
   std::string consumer;
   std::vector<std::string> assignments;
   bool json = false;
-  std::optional<std::size_t> max_runs;
+  std::optional<std::int64_t> max_runs;
 };
 
 int run_diff(const DiffOptions& options) {
+  if (options.max_runs && *options.max_runs < 0)
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                "--max-runs must be 0 or more", ""});
   const LoadOptions load = load_options_from(options.assignments);
   const Contract producer = load_contract(options.producer, load);
   const Contract consumer = load_contract(options.consumer, load);
   const MisreadReport report = diff_contracts(producer, consumer);
+  auto runs = [&](std::size_t fallback) {
+    return options.max_runs ? static_cast<std::size_t>(*options.max_runs) : fallback;
+  };
   if (options.json)
-    std::cout << report_to_json(report, options.max_runs.value_or(kAllRuns)).dump() << "\n";
+    std::cout << report_to_json(report, runs(kAllRuns)).dump() << "\n";
   else
-    std::cout << report_to_text(report, options.max_runs.value_or(kDefaultTextRuns));
+    std::cout << report_to_text(report, runs(kDefaultTextRuns));
   return report.misread > 0 ? kFindings : kClean;
 }
 
@@ -52,8 +58,7 @@ Command setup_diff_command(CLI::App& parent) {
   add_set_option(app, options->assignments);
   app->add_flag("--json", options->json, "Print the report as JSON");
   app->add_option("--max-runs", options->max_runs,
-                  "Misread runs to list (text default 8, JSON default all)")
-      ->check(CLI::NonNegativeNumber);
+                  "Misread runs to list (text default 8, JSON default all)");
   return {app, [options] { return run_diff(*options); }};
 }
 

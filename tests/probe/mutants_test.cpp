@@ -14,11 +14,6 @@ namespace {
 const GdnShape kOdd{3, 9, 5, 7, 4};      // H, HV, K, V, W
 const GdnShape kSquare{2, 6, 6, 6, 3};   // K == V for the transposed state
 
-struct Probed {
-  ProbeVerdict verdict;
-  const Contract* consumer;  // the probed buffer's claimed contract
-};
-
 ProbeVerdict probe_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& claimed) {
   Mutant mutant = make_mutant(kind, shape, claimed);
   const ProbeTarget target{shape, mutant.buffer, layout_of(claimed, mutant.buffer), claimed};
@@ -38,6 +33,22 @@ bool has_run(const MisreadReport& report, const std::string& producer, const std
   return false;
 }
 
+// What the producer holds where the kernel read `consumer_element` from.
+std::string read_from(const ProbeVerdict& verdict, const Contract& producer,
+                      const std::string& consumer_element) {
+  const ElementRef element = producer.parse_element(consumer_element);
+  const std::int64_t offset =
+      verdict.read_map.offsets[static_cast<std::size_t>(producer.global_id(element))];
+  for (std::size_t f = 0; f < producer.fields.size(); ++f) {
+    std::string found;
+    producer.fields[f].for_each_offset([&](std::int64_t linear, std::int64_t at) {
+      if (at == offset) found = producer.element_name({f, linear});
+    });
+    if (!found.empty()) return found;
+  }
+  return "offset " + std::to_string(offset);
+}
+
 std::string runs_text(const MisreadReport& report) {
   std::string text;
   for (const MisreadRun& run : report.runs) text += "\n  " + run.producer + " read as " + run.consumer;
@@ -52,21 +63,26 @@ class Mutants : public testing::TestWithParam<bool> {  // param: claimed layouts
 };
 
 TEST_P(Mutants, QAndKSwappedMisreadsExactlyQAndK) {
-  const ProbeVerdict verdict = probe_mutant(MutantKind::q_k_swapped, kOdd, claimed(kOdd));
+  const GdnLayouts layouts = claimed(kOdd);
+  const ProbeVerdict verdict = probe_mutant(MutantKind::q_k_swapped, kOdd, layouts);
   EXPECT_EQ(verdict.reads.unresolved, 0) << verdict.conclusion();
   EXPECT_EQ(field_report(verdict.reads, "Q").misread, kOdd.H * kOdd.K);
   EXPECT_EQ(field_report(verdict.reads, "K").misread, kOdd.H * kOdd.K);
   EXPECT_EQ(field_report(verdict.reads, "V").misread, 0);
   EXPECT_EQ(field_report(verdict.reads, "Z").misread, 0);
-  EXPECT_TRUE(has_run(verdict.reads, "K[0,0:5]", "Q[0,0:5]")) << runs_text(verdict.reads);
-  EXPECT_TRUE(has_run(verdict.reads, "Q[2,0:5]", "K[2,0:5]")) << runs_text(verdict.reads);
+  EXPECT_EQ(read_from(verdict, layouts.qkvz, "Q[0,0]"), "K[0,0]");
+  EXPECT_EQ(read_from(verdict, layouts.qkvz, "K[2,4]"), "Q[2,4]");
+  if (!GetParam()) EXPECT_TRUE(has_run(verdict.reads, "K[0:3,0:5]", "Q[0:3,0:5]")) << runs_text(verdict.reads);
   EXPECT_FALSE(verdict.agrees_with_diff);  // the contract says it reads Q where Q is
   EXPECT_FALSE(verdict.clean());
 }
 
 TEST_P(Mutants, BAndASwappedMisreadsExactlyBAndA) {
-  const ProbeVerdict verdict = probe_mutant(MutantKind::b_a_swapped, kOdd, claimed(kOdd));
+  const GdnLayouts layouts = claimed(kOdd);
+  const ProbeVerdict verdict = probe_mutant(MutantKind::b_a_swapped, kOdd, layouts);
   EXPECT_EQ(verdict.reads.unresolved, 0) << verdict.conclusion();
+  EXPECT_EQ(read_from(verdict, layouts.ba, "B[4]"), "A[4]");
+  EXPECT_EQ(read_from(verdict, layouts.ba, "A[8]"), "B[8]");
   EXPECT_EQ(field_report(verdict.reads, "B").misread, kOdd.HV);
   EXPECT_EQ(field_report(verdict.reads, "A").misread, kOdd.HV);
   if (!GetParam()) EXPECT_TRUE(has_run(verdict.reads, "A[0:9]", "B[0:9]")) << runs_text(verdict.reads);
@@ -96,18 +112,21 @@ TEST_P(Mutants, VHeadShiftedReadsEachHeadFromTheNext) {
   EXPECT_EQ(field_report(verdict.reads, "Q").misread + field_report(verdict.reads, "K").misread +
                 field_report(verdict.reads, "Z").misread,
             0);
-  EXPECT_TRUE(has_run(verdict.reads, "V[1,0:7]", "V[0,0:7]")) << runs_text(verdict.reads);
-  EXPECT_TRUE(has_run(verdict.reads, "V[5,0:7]", "V[4,0:7]")) << runs_text(verdict.reads);
+  EXPECT_EQ(read_from(verdict, layouts.qkvz, "V[0,3]"), "V[1,3]");
+  EXPECT_EQ(read_from(verdict, layouts.qkvz, "V[4,6]"), "V[5,6]");
+  EXPECT_EQ(read_from(verdict, layouts.qkvz, "V[8,0]"), GetParam() ? "Z[6,0]" : "Z[0,0]");
   ASSERT_FALSE(verdict.never_read.empty());
   EXPECT_EQ(verdict.never_read.front().holds, "V[0,0:7]");
 }
 
 TEST_P(Mutants, ZFromVReadsZWhereVIsAndNeverReadsZ) {
-  const ProbeVerdict verdict = probe_mutant(MutantKind::z_from_v, kOdd, claimed(kOdd));
+  const GdnLayouts layouts = claimed(kOdd);
+  const ProbeVerdict verdict = probe_mutant(MutantKind::z_from_v, kOdd, layouts);
   EXPECT_EQ(verdict.reads.unresolved, 0) << verdict.conclusion();
   EXPECT_EQ(field_report(verdict.reads, "Z").misread, kOdd.HV * kOdd.V);
   EXPECT_EQ(field_report(verdict.reads, "V").misread, 0);
-  EXPECT_TRUE(has_run(verdict.reads, "V[0,0:7]", "Z[0,0:7]")) << runs_text(verdict.reads);
+  EXPECT_EQ(read_from(verdict, layouts.qkvz, "Z[0,0]"), "V[0,0]");
+  EXPECT_EQ(read_from(verdict, layouts.qkvz, "Z[7,6]"), "V[7,6]");
   std::int64_t never_read = 0;
   for (const OffsetRun& run : verdict.never_read) {
     never_read += run.offset_end - run.offset_begin;
@@ -117,13 +136,15 @@ TEST_P(Mutants, ZFromVReadsZWhereVIsAndNeverReadsZ) {
 }
 
 TEST_P(Mutants, TransposedStateReadsEveryOffDiagonalElementTransposed) {
-  const ProbeVerdict verdict = probe_mutant(MutantKind::state_transposed, kSquare, claimed(kSquare));
+  const GdnLayouts layouts = claimed(kSquare);
+  const ProbeVerdict verdict = probe_mutant(MutantKind::state_transposed, kSquare, layouts);
   EXPECT_EQ(verdict.reads.unresolved, 0) << verdict.conclusion() << "\n"
                                          << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
   const std::int64_t K = kSquare.K;
   EXPECT_EQ(verdict.reads.misread, kSquare.HV * (K * K - K));  // the diagonal reads right
-  // S[0,0,1] is read from where the producer keeps S[0,1,0]
-  EXPECT_TRUE(has_run(verdict.reads, "S[0,1,0]", "S[0,0,1]")) << runs_text(verdict.reads);
+  EXPECT_EQ(read_from(verdict, layouts.state, "S[0,0,1]"), "S[0,1,0]");
+  EXPECT_EQ(read_from(verdict, layouts.state, "S[5,2,4]"), "S[5,4,2]");
+  EXPECT_EQ(read_from(verdict, layouts.state, "S[3,2,2]"), "S[3,2,2]");
   EXPECT_FALSE(verdict.agrees_with_diff);
 }
 

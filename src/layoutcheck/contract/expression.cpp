@@ -100,10 +100,20 @@ class Parser {
 
   Span unary() {
     skip_space();
-    if (peek() != '-') return primary();
-    const int column = position_++;
-    const Span operand = unary();
-    return emit(Kind::negate, column, {column, operand.end});
+    // Parentheses and unary minus recurse: bound the depth so a hostile file cannot overflow
+    // the stack.
+    if (++depth_ > kMaxDepth)
+      fail(where_, position_, "expression", "expression '" + text_ + "' is nested too deeply");
+    Span span;
+    if (peek() != '-') {
+      span = primary();
+    } else {
+      const int column = position_++;
+      const Span operand = unary();
+      span = emit(Kind::negate, column, {column, operand.end});
+    }
+    --depth_;
+    return span;
   }
 
   Span primary() {
@@ -168,9 +178,11 @@ class Parser {
     return {begin, position_};
   }
 
+  static constexpr int kMaxDepth = 256;
   const std::string& text_;
   const SourceLocation& where_;
   int position_ = 0;
+  int depth_ = 0;
   std::vector<Expression::Node> nodes_;
 };
 

@@ -4,10 +4,15 @@
 // skipped rather than reported again.
 #include "layoutcheck/contract/parse.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include "layoutcheck/contract/resolve.h"
 
@@ -23,24 +28,25 @@ struct Entry {
 class MapView {
  public:
   const Entry* get(std::string_view key) const {
-    for (const auto& [name, entry] : entries_)
-      if (name == key) return &entry;
-    return nullptr;
+    const auto found = entries_.find(key);
+    return found == entries_.end() ? nullptr : &found->second;
   }
-  void add(std::string name, Entry entry) { entries_.emplace_back(std::move(name), entry); }
+  void add(std::string name, Entry entry) { entries_.emplace(std::move(name), entry); }
   // Keys an unknown key was taken to be a typo of: their absence is not reported again.
   std::vector<std::string> suggested;
 
  private:
-  std::vector<std::pair<std::string, Entry>> entries_;
+  std::map<std::string, Entry, std::less<>> entries_;
 };
 
 std::string type_name(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
       return "nothing (null)";
-    case YAML::NodeType::Scalar:
-      return "the scalar '" + node.Scalar() + "'";
+    case YAML::NodeType::Scalar:  // shortened: a hostile file must not make huge messages
+      return "the scalar '" +
+             (node.Scalar().size() > 40 ? node.Scalar().substr(0, 37) + "..." : node.Scalar()) +
+             "'";
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Map:
@@ -440,22 +446,24 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
   const Entry* fields = view->get("fields");
   if (fields && fields->value.IsSequence() && fields->value.size() == 0)
     error(at(*fields), "type", "fields is empty", "declare at least one field");
+  // Field names unique and may_alias naming fields; a map keeps this linear in the field count.
+  std::map<std::string, std::size_t, std::less<>> first_index;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < contract.fields.size(); ++i)
+    if (first_index.emplace(contract.fields[i].name, i).second)
+      names.push_back(contract.fields[i].name);
   for (std::size_t i = 0; i < contract.fields.size(); ++i) {
     const Field& field = contract.fields[i];
-    for (std::size_t j = 0; j < i; ++j)
-      if (contract.fields[j].name == field.name)
-        error(field.where, "name",
-              "field name '" + field.name + "' is used twice (first at line " +
-                  std::to_string(contract.fields[j].where.line) + ")",
-              "give every field its own name");
+    if (const std::size_t first = first_index.at(field.name); first != i)
+      error(field.where, "name",
+            "field name '" + field.name + "' is used twice (first at line " +
+                std::to_string(contract.fields[first].where.line) + ")",
+            "give every field its own name");
     for (const std::string& other : field.may_alias)
-      if (!contract.find_field(other)) {
-        std::vector<std::string> names;
-        for (const Field& f : contract.fields) names.push_back(f.name);
+      if (!first_index.count(other))
         error(field.where, "may-alias",
               "may_alias of field '" + field.name + "' names '" + other +
                   "', which is not a field (fields: " + join(names) + ")");
-      }
   }
 
   list(view->get("padding"), "padding", [&](const YAML::Node& item) {
@@ -510,6 +518,33 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
   return contract;
 }
 
+// Where each YAML document of text starts, stopping at the second. yaml-cpp 0.7's LoadAll never
+// returns on a document that starts with a stray ',' (its parser yields the same empty document
+// forever, allocating as it goes); counting with a cap, and spotting a document that starts where
+// the previous one did, keeps hostile input from hanging the tool.
+std::vector<YAML::Mark> document_starts(std::string_view text) {
+  struct Starts : YAML::EventHandler {
+    std::vector<YAML::Mark> marks;
+    void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+  } starts;
+  std::istringstream stream{std::string(text)};
+  YAML::Parser parser(stream);
+  while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
+  }
+  return starts.marks;
+}
+
 }  // namespace
 
 ParseResult parse_contract_text(std::string_view text, const std::string& file,
@@ -517,15 +552,19 @@ ParseResult parse_contract_text(std::string_view text, const std::string& file,
   Reader reader(file, options);
   ParseResult result;
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
-    if (documents.size() > 1)
-      reader.diagnostics.push_back({SourceLocation{file, documents[1].Mark().line + 1, 1},
-                                    Severity::error, "yaml",
-                                    "a contract file holds one YAML document, this one has " +
-                                        std::to_string(documents.size()),
+    const std::vector<YAML::Mark> starts = document_starts(text);
+    if (starts.size() > 1 && starts[1].pos == starts[0].pos)
+      reader.diagnostics.push_back(
+          {SourceLocation{file, starts[1].line + 1, starts[1].column + 1}, Severity::error, "yaml",
+           "malformed YAML: the parser cannot get past this point",
+           "remove the stray ',' (flow entries belong inside [ ] or { })"});
+    else if (starts.size() > 1)
+      reader.diagnostics.push_back({SourceLocation{file, starts[1].line + 1, 1}, Severity::error,
+                                    "yaml",
+                                    "a contract file holds one YAML document, this one has more",
                                     "split it into one file per contract"});
     else
-      result.contract = reader.read(documents.empty() ? YAML::Node() : documents.front());
+      result.contract = reader.read(YAML::Load(std::string(text)));
   } catch (const YAML::ParserException& failure) {
     reader.diagnostics.push_back(
         {SourceLocation{file, failure.mark.line + 1, failure.mark.column + 1}, Severity::error,

@@ -23,8 +23,11 @@ void apply_overrides(std::vector<Symbol>& symbols, const LoadOptions& options,
   };
   for (const auto& [name, number] : options.overrides) {
     const std::string setting = "--set " + name + "=" + std::to_string(number);
-    const auto symbol = std::find_if(symbols.begin(), symbols.end(),
-                                     [&](const Symbol& s) { return s.name == name; });
+    // Init-capture: clang before 16 (hipcc, the libFuzzer build) cannot capture a structured
+    // binding.
+    const auto symbol =
+        std::find_if(symbols.begin(), symbols.end(),
+                     [&wanted = name](const Symbol& s) { return s.name == wanted; });
     if (symbol == symbols.end()) {
       if (failed.count(name) || options.ignore_unknown_overrides) continue;
       const std::string guess = closest_name(name, names);

@@ -232,15 +232,14 @@ MisreadReport compare_reads(const Contract& producer, const Contract& consumer,
       std::size_t producer_field = 0;
       if (held.source == Source::element) {
         producer_field = producer_field_of(held.id);
-        if (held.id + shift[producer_field] == global) {  // read as written
+        const bool as_written =
+            held.id + shift[producer_field] == global ||
+            (producer_aliases &&
+             producer.find_field(field.name)->offset_of_linear(linear) == offset);
+        if (as_written) {
           close_run();
           continue;
         }
-      }
-      if (producer_aliases && held.source == Source::element &&
-          producer.find_field(field.name)->offset_of_linear(linear) == offset) {
-        close_run();
-        continue;
       }
       ++field_report.misread;
       report.misread_mask[static_cast<std::size_t>(global)] = 1;

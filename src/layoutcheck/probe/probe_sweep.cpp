@@ -161,7 +161,8 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
     if (options.progress) options.progress(std::min(start + batch, row_size), row_size);
   }
 
-  const ReadMap reads = tally.read_map();
+  verdict.read_map = tally.read_map();
+  const ReadMap& reads = verdict.read_map;
   verdict.reads = compare_reads(target.producer, consumer, reads);
   verdict.static_diff = diff_contracts(target.producer, consumer);
   verdict.unresolved_probes = tally.unresolved;

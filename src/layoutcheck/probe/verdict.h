@@ -53,6 +53,7 @@ struct ProbeVerdict {
   std::string runner;
   GdnBuffer buffer = GdnBuffer::qkvz;
   std::int64_t probed = 0;      // offsets probed (the producer's row)
+  ReadMap read_map;             // consumer element -> offset the kernel read it from
   MisreadReport reads;          // the probed read map against the producer
   MisreadReport static_diff;    // what the two contracts say
   bool agrees_with_diff = false;  // same misread set, nothing unresolved

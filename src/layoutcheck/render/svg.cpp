@@ -8,6 +8,7 @@
 #include <map>
 
 #include "layoutcheck/contract/row_map.h"
+#include "layoutcheck/render/svg_canvas.h"
 
 namespace layoutcheck {
 namespace {
@@ -22,43 +23,9 @@ constexpr double kMarginLeft = 150, kMarginRight = 36;
 constexpr double kStripHeight = 54;
 constexpr double kFontSize = 12, kLabelSize = 8;
 constexpr double kMarkHeight = 9;  // the red bar under misread consumer offsets
-constexpr const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
 constexpr const char* kMisreadRed = "#d62728";
 constexpr const char* kPalette[] = {"#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2",
                                     "#9c755f", "#edc948", "#ff9da7", "#bab0ac"};
-
-std::string num(double value) {
-  char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, std::round(value * 10) / 10,
-                                 std::chars_format::fixed, 1)
-                       .ptr;
-  std::string text(buffer, end);
-  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
-  return text == "-0" ? "0" : text;
-}
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 double text_width(std::string_view text, double font_size) {
   return 0.6 * font_size * static_cast<double>(text.size());
@@ -145,49 +112,28 @@ std::vector<Segment> row_segments(const Contract& contract, double px_per_offset
   return columns;
 }
 
-class Picture {
+// The canvas in row coordinates: offset -> x, with margins for the captions.
+class Picture : public SvgCanvas {
  public:
-  Picture(double width, std::int64_t row_size) : width_(width) {
+  Picture(double width, std::int64_t row_size) : SvgCanvas(width) {
     scale_ = (width - kMarginLeft - kMarginRight) /
              static_cast<double>(std::max<std::int64_t>(1, row_size));
+    define(
+        "<pattern id=\"misread\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+        "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\" "
+        "fill-opacity=\"0.35\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"" +
+        std::string(kMisreadRed) + "\" stroke-width=\"2.5\"/></pattern>");
+    define(
+        "<pattern id=\"padding\" patternUnits=\"userSpaceOnUse\" width=\"5\" height=\"5\" "
+        "patternTransform=\"rotate(-45)\"><rect width=\"5\" height=\"5\" fill=\"#e6e6e6\"/>"
+        "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"5\" stroke=\"#aaaaaa\" stroke-width=\"1.5\"/>"
+        "</pattern>");
   }
   double x(std::int64_t offset) const { return kMarginLeft + static_cast<double>(offset) * scale_; }
   double scale() const { return scale_; }
-  double width() const { return width_; }
-  std::string& body() { return body_; }
-
-  void text(double x, double y, std::string_view content, double size,
-            const std::string& extra = "") {
-    body_ += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + num(size) + "\"" +
-             extra + ">" + escape(content) + "</text>\n";
-  }
-  void line(double x1, double y1, double x2, double y2) {
-    body_ += "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" +
-             num(y2) + "\" stroke=\"#333333\" stroke-width=\"1\"/>\n";
-  }
-  void rect(double x, double y, double w, double h, const std::string& style) {
-    body_ += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(std::max(w, 0.1)) +
-             "\" height=\"" + num(h) + "\" " + style + "/>\n";
-  }
-
-  std::string finish(double height, const std::string& title) const {
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width_) + "\" height=\"" +
-           num(height) + "\" viewBox=\"0 0 " + num(width_) + " " + num(height) +
-           "\" font-family=\"" + kFont + "\">\n<title>" + escape(title) + "</title>\n" +
-           "<defs><pattern id=\"misread\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
-           "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\" "
-           "fill-opacity=\"0.35\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"" +
-           std::string(kMisreadRed) + "\" stroke-width=\"2.5\"/></pattern>" +
-           "<pattern id=\"padding\" patternUnits=\"userSpaceOnUse\" width=\"5\" height=\"5\" "
-           "patternTransform=\"rotate(-45)\"><rect width=\"5\" height=\"5\" fill=\"#e6e6e6\"/>"
-           "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"5\" stroke=\"#aaaaaa\" stroke-width=\"1.5\"/>"
-           "</pattern></defs>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n" +
-           body_ + "</svg>\n";
-  }
 
  private:
-  double width_, scale_;
-  std::string body_;
+  double scale_;
 };
 
 std::string symbols_line(const Contract& contract) {
@@ -199,8 +145,8 @@ std::string symbols_line(const Contract& contract) {
 
 void draw_row(Picture& picture, const Contract& contract, const std::vector<Segment>& segments,
               const Colours& colours, double y, const std::string& role) {
-  picture.text(12, y + kStripHeight / 2 - 4, role, kFontSize, " font-weight=\"bold\"");
-  picture.text(12, y + kStripHeight / 2 + 12, contract.name, kFontSize - 1, " fill=\"#444444\"");
+  picture.text(12, y + kStripHeight / 2 - 4, role, kFontSize, "font-weight=\"bold\"");
+  picture.text(12, y + kStripHeight / 2 + 12, contract.name, kFontSize - 1, "fill=\"#444444\"");
   for (const Segment& segment : segments) {
     const double x0 = picture.x(segment.begin), w = picture.x(segment.end) - x0;
     if (segment.field == kGapField) {
@@ -225,14 +171,14 @@ void draw_row(Picture& picture, const Contract& contract, const std::vector<Segm
     const std::string label =
         segment.head >= 0 ? field.name + " h" + std::to_string(segment.head) : field.name;
     const double length = text_width(label, kLabelSize) + 4;
-    const std::string anchor = " text-anchor=\"middle\" fill=\"#ffffff\"";
+    const std::string anchor = "text-anchor=\"middle\" fill=\"#ffffff\"";
     if (length <= w) {
       picture.text(x0 + w / 2, y + kStripHeight / 2 + kLabelSize * 0.35, label, kLabelSize, anchor);
     } else if (w >= kLabelSize && length <= kStripHeight) {  // narrow: write it upwards
       const double cx = x0 + w / 2 + kLabelSize * 0.35, cy = y + kStripHeight / 2;
-      picture.text(
-          0, 0, label, kLabelSize,
-          anchor + " transform=\"translate(" + num(cx) + "," + num(cy) + ") rotate(-90)\"");
+      picture.text(0, 0, label, kLabelSize,
+                   anchor + " transform=\"translate(" + svg_number(cx) + "," + svg_number(cy) +
+                       ") rotate(-90)\"");
     }
   }
   picture.rect(picture.x(0), y, picture.x(contract.row_size) - picture.x(0), kStripHeight,
@@ -253,10 +199,10 @@ void draw_axis(Picture& picture, std::int64_t row_size, DType dtype, double y) {
   picture.line(picture.x(0), y, picture.x(row_size), y);
   for (std::int64_t tick = 0; tick <= row_size; tick += step) {
     picture.line(picture.x(tick), y, picture.x(tick), y + 5);
-    picture.text(picture.x(tick), y + 17, std::to_string(tick), 10, " text-anchor=\"middle\"");
+    picture.text(picture.x(tick), y + 17, std::to_string(tick), 10, "text-anchor=\"middle\"");
   }
   picture.text(12, y + 17, "offset (" + std::string(dtype_name(dtype)) + ")", 10,
-               " fill=\"#444444\"");
+               "fill=\"#444444\"");
 }
 
 // Legend entries laid out left to right; returns the y below them.
@@ -385,17 +331,19 @@ std::vector<std::pair<std::int64_t, std::int64_t>> merge_ranges(
   return merged;
 }
 
+// A band from the consumer's range (bottom) up to the producer's (top), with curved sides.
 void draw_band(Picture& picture, const Band& band, const std::string& colour, double top,
                double bottom) {
+  auto point = [](double x, double y) { return svg_number(x) + "," + svg_number(y); };
   const double c0 = picture.x(band.consumer_begin), c1 = picture.x(band.consumer_end);
   const double p0 = picture.x(band.producer_begin), p1 = picture.x(band.producer_end);
   const double middle = (top + bottom) / 2;
-  picture.body() += "<path d=\"M" + num(c0) + "," + num(bottom) + " C" + num(c0) + "," +
-                    num(middle) + " " + num(p0) + "," + num(middle) + " " + num(p0) + "," +
-                    num(top) + " L" + num(p1) + "," + num(top) + " C" + num(p1) + "," +
-                    num(middle) + " " + num(c1) + "," + num(middle) + " " + num(c1) + "," +
-                    num(bottom) + " Z\" fill=\"" + colour + "\" fill-opacity=\"0.3\" stroke=\"" +
-                    colour + "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"/>\n";
+  const std::string d = "M" + point(c0, bottom) + " C" + point(c0, middle) + " " +
+                        point(p0, middle) + " " + point(p0, top) + " L" + point(p1, top) + " C" +
+                        point(p1, middle) + " " + point(c1, middle) + " " + point(c1, bottom) +
+                        " Z";
+  picture.path(d, "fill=\"" + colour + "\" fill-opacity=\"0.3\" stroke=\"" + colour +
+                      "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"");
 }
 
 }  // namespace
@@ -407,8 +355,8 @@ std::string render_row_svg(const Contract& contract, const SvgOptions& options) 
   const std::string title = contract.name + ": one row, " + std::to_string(contract.row_size) +
                             " offsets, " + std::to_string(contract.elements()) + " " +
                             std::string(dtype_name(contract.dtype)) + " elements";
-  picture.text(12, 24, title, 16, " font-weight=\"bold\"");
-  picture.text(12, 44, symbols_line(contract), kFontSize, " fill=\"#444444\"");
+  picture.text(12, 24, title, 16, "font-weight=\"bold\"");
+  picture.text(12, 44, symbols_line(contract), kFontSize, "fill=\"#444444\"");
   const double strip = 64;
   const std::vector<Segment> rects = row_segments(contract, picture.scale());
   draw_row(picture, contract, rects, colours, strip, "row");
@@ -428,7 +376,7 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
   const std::string title = producer.name + " (producer) -> " + consumer.name +
                             " (consumer): " + std::to_string(report.misread) + " of " +
                             std::to_string(report.elements) + " elements misread";
-  picture.text(12, 24, title, 16, " font-weight=\"bold\"");
+  picture.text(12, 24, title, 16, "font-weight=\"bold\"");
 
   const double producer_y = 64, consumer_y = 300;
   const std::vector<Segment> producer_rects = row_segments(producer, picture.scale());
@@ -444,7 +392,7 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
                 " the rectangles they move between)";
     if (bands.size() > kMaxBands) bands.clear();
   }
-  picture.text(12, 44, subtitle, kFontSize, " fill=\"#444444\"");
+  picture.text(12, 44, subtitle, kFontSize, "fill=\"#444444\"");
   draw_row(picture, producer, producer_rects, colours, producer_y, "producer");
   draw_row(picture, consumer, consumer_rects, colours, consumer_y, "consumer");
   for (const Band& band : bands)

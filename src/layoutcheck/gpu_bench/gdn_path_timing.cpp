@@ -1,0 +1,45 @@
+#include "layoutcheck/gpu_bench/gdn_path_timing.h"
+
+#include <stdexcept>
+
+#include "layoutcheck/gpu_bench/graph_timing.h"
+
+namespace layoutcheck::gpu {
+
+GdnLayerStack make_layer_stack(const GdnStepInputs& inputs, std::int64_t layers) {
+  GdnLayerStack stack;
+  for (std::int64_t layer = 0; layer < layers; ++layer)
+    stack.push_back(std::make_unique<GdnDeviceLayer>(inputs));
+  return stack;
+}
+
+BatchTiming time_gdn_path(const GdnPathLauncher& launcher, GdnLayerStack& stack,
+                          const TimingMethod& method, const Stream& stream) {
+  if (stack.empty()) throw std::invalid_argument("path timing: no layers");
+  GdnDeviceLayer& first = *stack.front();
+  // One workspace for all layers, as a framework's allocator would reuse it layer after layer.
+  const auto workspace = launcher.make_workspace(first.shape(), first.batch());
+  const double layers = static_cast<double>(stack.size());
+
+  BatchTiming timing;
+  timing.batch = first.batch();
+  {
+    const Graph model(stream, [&](hipStream_t s) {
+      for (auto& layer : stack) launcher.enqueue(*layer, *workspace, s);
+    });
+    timing.per_layer_us =
+        time_graph_replays(model, stream, method.warmup_replays, method.replays, layers);
+  }
+  {
+    const Graph hot(stream, [&](hipStream_t s) {
+      for (std::size_t i = 0; i < stack.size(); ++i) launcher.enqueue(first, *workspace, s);
+    });
+    timing.hot_us =
+        time_graph_replays(hot, stream, method.warmup_replays, method.hot_replays, layers);
+  }
+  timing.per_layer = summarize(timing.per_layer_us);
+  timing.hot = summarize(timing.hot_us);
+  return timing;
+}
+
+}  // namespace layoutcheck::gpu
