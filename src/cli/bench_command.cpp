@@ -159,6 +159,9 @@ Command setup_bench_command(CLI::App& parent) {
                   "Re-render a recorded report.json (no GPU needed) instead of running")
       ->check(CLI::ExistingFile);
   app->add_flag("--quiet", options->quiet, "No progress lines on stderr");
+  app->add_flag("!--no-probe", options->gdn.gpu_probe,
+                "Take the negative control's misread count from the static diff instead of a GPU "
+                "one-hot sweep");
   return {app, [options, app] {
             options->command_line = command_line_of(*app);
             return run_bench(*options);

@@ -60,6 +60,12 @@ TEST(Parse, ResolvesSymbolsAndDefaults) {
   EXPECT_EQ(c.fields[0].layout_string(), "((3,4),8):((8,24),1)");
   EXPECT_EQ(c.fields[0].where.line, 13);
   EXPECT_EQ(c.fields[0].dims[0].modes[1].name, "h");
+  // Expressions as written, for codegen.
+  EXPECT_EQ(c.fields[0].offset_text, "0");
+  EXPECT_EQ(c.fields[0].dims[0].modes[1].size_text, "H");
+  EXPECT_EQ(c.fields[0].dims[0].modes[1].stride_text, "G*V");
+  EXPECT_EQ(c.fields[0].dims[1].modes[0].size_text, "V");
+  EXPECT_EQ(c.fields[0].dims[1].modes[0].stride_text, "1");
 }
 
 TEST(Parse, SetRecomputesDerivedSymbols) {
@@ -157,6 +163,28 @@ TEST(Parse, MalformedYamlNamesLineAndColumn) {
        {"\t- x", "{", "[[[[[[[[[[", "a: b: c", "- a\nb: c", "&a [*b]", "\"\\q\""}) {
     SCOPED_TRACE(text);
     EXPECT_FALSE(parse_contract_text(text, "m.yaml").contract);
+  }
+}
+
+TEST(Parse, AliasesWorkWithinCaps) {
+  // A plain alias is just a copy.
+  EXPECT_TRUE(parse("symbols: {H: 4}\n"
+                    "fields:\n"
+                    "  - {name: Q, dims: &d [{name: h, size: H, stride: 1}]}\n"
+                    "  - {name: K, offset: 4, dims: *d}\n")
+                  .contract);
+  // A self-referencing alias, and aliases that expand to 10^9 nodes, are refused quickly.
+  std::string laughs = "x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (int i = 1; i < 9; ++i) {
+    laughs += "x" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) laughs += (j ? ", *a" : "*a") + std::to_string(i - 1);
+    laughs += "]\n";
+  }
+  for (const std::string& body : {std::string("fields: &f\n  - {name: Q, dims: *f}\n"), laughs}) {
+    const ParseResult result = parse(body);
+    ASSERT_EQ(result.diagnostics.size(), 1u);
+    EXPECT_EQ(result.diagnostics[0].rule, "yaml");
+    EXPECT_NE(result.diagnostics[0].message.find("once aliases are expanded"), std::string::npos);
   }
 }
 

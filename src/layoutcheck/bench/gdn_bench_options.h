@@ -21,6 +21,9 @@ struct GdnBenchOptions {
   int replays = 100;
   int hot_replays = 200;
   std::int64_t copy_bytes = std::int64_t{1} << 30;  // size of the buffer the copy bandwidth uses
+  // Probe the negative control on the GPU (one-hot sweep of qkvz and ba) for its misread count;
+  // otherwise the static diff gives it.
+  bool gpu_probe = true;
   std::string command;  // the command line, recorded in the report
 };
 

@@ -31,9 +31,14 @@ class Checker {
 
   std::vector<Diagnostic> run() {
     check_row_strides();
-    if (total_ >= static_cast<std::int64_t>(kPadding)) {
+    // The parser guarantees both; a contract built in code might not.
+    if (total_ >= static_cast<std::int64_t>(kPadding) || contract_.row_size < 0 ||
+        contract_.row_size > kDefaultElementCap * 64) {
       report(contract_.where, Severity::error, "element-cap",
-             "a row holds at most " + std::to_string(kPadding - 1) + " elements", "");
+             "a row holds at most " + std::to_string(kPadding - 1) +
+                 " elements and spans at most " + std::to_string(kDefaultElementCap * 64) +
+                 " offsets",
+             "");
       return std::move(diagnostics_);
     }
     owner_.assign(static_cast<std::size_t>(contract_.row_size), kEmpty);
@@ -120,7 +125,7 @@ class Checker {
     std::vector<Collision> collisions;  // first collision with each other field, and a count
     std::uint32_t* owner = owner_.data();
     field.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
-      if (offset >= row_size) {
+      if (offset < 0 || offset >= row_size) {  // negative only in contracts built in code
         if (out_of_bounds++ == 0) first_out_linear = linear, first_out_offset = offset;
         return;
       }
@@ -141,7 +146,8 @@ class Checker {
     if (out_of_bounds > 0)
       report(field.where, Severity::error, "out-of-bounds",
              element(f, first_out_linear) + " maps to offset " + std::to_string(first_out_offset) +
-                 ", past the end of the row (row_size " + std::to_string(row_size) + ")" +
+                 (first_out_offset < 0 ? ", before the start" : ", past the end") +
+                 " of the row (row_size " + std::to_string(row_size) + ")" +
                  (out_of_bounds > 1 ? "; " + std::to_string(out_of_bounds) + " elements of " +
                                           field.name + " are out of bounds"
                                     : ""),
@@ -171,7 +177,8 @@ class Checker {
              "shrink the padding or declare a larger row_size");
     std::int64_t covered = 0, first = -1;
     std::uint32_t first_owner = kEmpty;
-    for (std::int64_t offset = padding.offset; offset < std::min(end, row_size); ++offset) {
+    for (std::int64_t offset = std::max<std::int64_t>(padding.offset, 0);
+         offset < std::min(end, row_size); ++offset) {
       std::uint32_t& owner = owner_[static_cast<std::size_t>(offset)];
       if (owner == kEmpty) {
         owner = kPadding;

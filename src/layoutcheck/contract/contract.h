@@ -28,7 +28,7 @@ namespace layoutcheck {
 
 enum class DType { bf16, fp16, fp32, fp64, i8, u8, i16, i32, i64 };
 
-std::string_view dtype_name(DType dtype);          // "bf16"
+std::string_view dtype_name(DType dtype);  // "bf16"
 std::optional<DType> dtype_from_name(std::string_view name);
 int dtype_bytes(DType dtype);
 
@@ -56,9 +56,9 @@ struct Dim {
 
 struct Field {
   std::string name;
-  std::int64_t offset = 0;  // offset of element [0, 0, ...]
-  std::string offset_text;  // as written, e.g. "2*H*K"; "0" when absent
-  std::vector<Dim> dims;    // logical dims, outermost first (row-major logical order)
+  std::int64_t offset = 0;             // offset of element [0, 0, ...]
+  std::string offset_text;             // as written, e.g. "2*H*K"; "0" when absent
+  std::vector<Dim> dims;               // logical dims, outermost first (row-major logical order)
   std::vector<std::string> may_alias;  // fields this one may share offsets with
   std::string description;
   SourceLocation where;
@@ -114,14 +114,14 @@ struct ElementRef {
 };
 
 struct Contract {
-  std::string file;         // path it was loaded from ("" for contracts built in code)
-  std::string name;         // e.g. "qwen3_5.qkvz"
-  std::string buffer;       // e.g. "qkvz": contracts are diffed per buffer
+  std::string file;    // path it was loaded from ("" for contracts built in code)
+  std::string name;    // e.g. "qwen3_5.qkvz"
+  std::string buffer;  // e.g. "qkvz": contracts are diffed per buffer
   std::string description;
   DType dtype = DType::bf16;
   std::vector<Symbol> symbols;
-  std::vector<RowDim> rows;     // outermost first; may be empty for a single row
-  std::int64_t row_size = 0;    // physical elements one row spans (declared or derived)
+  std::vector<RowDim> rows;   // outermost first; may be empty for a single row
+  std::int64_t row_size = 0;  // physical elements one row spans (declared or derived)
   bool row_size_declared = false;
   SourceLocation row_size_where;  // the row_size key when declared, else the document
   std::vector<Field> fields;

@@ -4,24 +4,24 @@
 // skipped rather than reported again.
 #include "layoutcheck/contract/parse.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "layoutcheck/contract/resolve.h"
+#include "layoutcheck/contract/yaml_tree.h"
 
 namespace layoutcheck {
 namespace {
 
+using Kind = YamlNode::Kind;
+
 struct Entry {
-  YAML::Node key;
-  YAML::Node value;
+  const YamlNode* key;
+  const YamlNode* value;
 };
 
 // A mapping's keys after the duplicate and unknown-key checks; first occurrence wins.
@@ -39,21 +39,33 @@ class MapView {
   std::map<std::string, Entry, std::less<>> entries_;
 };
 
-std::string type_name(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
+std::string type_name(const YamlNode& node) {
+  switch (node.kind) {
+    case Kind::null:
       return "nothing (null)";
-    case YAML::NodeType::Scalar:  // shortened: a hostile file must not make huge messages
+    case Kind::scalar:  // shortened: a hostile file must not make huge messages
       return "the scalar '" +
-             (node.Scalar().size() > 40 ? node.Scalar().substr(0, 37) + "..." : node.Scalar()) +
-             "'";
-    case YAML::NodeType::Sequence:
+             (node.scalar.size() > 40 ? node.scalar.substr(0, 37) + "..." : node.scalar) + "'";
+    case Kind::sequence:
       return "a list";
-    case YAML::NodeType::Map:
+    case Kind::map:
       return "a mapping";
-    default:
-      return "nothing";
   }
+  return "nothing";
+}
+
+// An expression-valued key as written ("2*K + 2*G*V"), for codegen; "" when absent.
+std::string text_of(const Entry* entry) {
+  return entry && entry->value->kind == Kind::scalar ? entry->value->scalar : std::string();
+}
+
+// A YAML number as a double ("0", "-1.5", "1e-3"); nullopt for anything else.
+std::optional<double> number(const YamlNode& node) {
+  if (node.kind != Kind::scalar || node.scalar.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(node.scalar.c_str(), &end);
+  if (end != node.scalar.c_str() + node.scalar.size()) return std::nullopt;
+  return value;
 }
 
 bool is_identifier(const std::string& name) {
@@ -77,18 +89,14 @@ class Reader {
 
   std::vector<Diagnostic> diagnostics;
 
-  std::optional<Contract> read(const YAML::Node& root);
+  std::optional<Contract> read(const YamlNode& root);
 
  private:
   // ---- locations and errors ----
-  SourceLocation at(const YAML::Node& node) const {
-    const YAML::Mark mark = node.Mark();
-    if (mark.line < 0) return {file_};
-    return {file_, mark.line + 1, mark.column + 1};
-  }
+  SourceLocation at(const YamlNode& node) const { return {file_, node.line, node.column}; }
   // A null value has no position of its own (yaml-cpp marks the next token): use its key.
   SourceLocation at(const Entry& entry) const {
-    return entry.value.IsNull() ? at(entry.key) : at(entry.value);
+    return entry.value->kind == Kind::null ? at(*entry.key) : at(*entry.value);
   }
   void error(SourceLocation where, std::string rule, std::string message, std::string fix = {}) {
     diagnostics.push_back(
@@ -100,7 +108,7 @@ class Reader {
   }
 
   // ---- typed access ----
-  std::optional<MapView> map(const YAML::Node& node, const SourceLocation& where,
+  std::optional<MapView> map(const YamlNode& node, const SourceLocation& where,
                              const std::string& what, const std::vector<std::string>& allowed);
   const Entry* require(const MapView& view, const SourceLocation& where, const std::string& what,
                        const char* key);
@@ -115,9 +123,9 @@ class Reader {
 
   // ---- sections ----
   void read_symbols(const Entry* entry, Contract& contract);
-  std::optional<Field> read_field(const YAML::Node& node);
-  std::optional<Dim> read_dim(const YAML::Node& node, const std::string& owner);
-  std::optional<Mode> read_mode(const YAML::Node& node, const std::string& owner);
+  std::optional<Field> read_field(const YamlNode& node);
+  std::optional<Dim> read_dim(const YamlNode& node, const std::string& owner);
+  std::optional<Mode> read_mode(const YamlNode& node, const std::string& owner);
 
   std::string file_;
   const LoadOptions& options_;
@@ -125,26 +133,25 @@ class Reader {
   FailedSymbols failed_symbols_;
 };
 
-std::optional<MapView> Reader::map(const YAML::Node& node, const SourceLocation& where,
+std::optional<MapView> Reader::map(const YamlNode& node, const SourceLocation& where,
                                    const std::string& what,
                                    const std::vector<std::string>& allowed) {
-  if (!node.IsMap()) {
+  if (node.kind != Kind::map) {
     error(where, "type", what + " must be a mapping, got " + type_name(node),
           "write it as 'key: value' lines (keys: " + join(allowed) + ")");
     return std::nullopt;
   }
   MapView view;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node key = it->first;
-    if (!key.IsScalar()) {
+  for (const auto& [key, value] : node.entries) {
+    if (key.kind != Kind::scalar) {
       error(at(key), "type", "keys of " + what + " must be plain names, got " + type_name(key));
       continue;
     }
-    const std::string name = key.Scalar();
+    const std::string& name = key.scalar;
     if (const Entry* first = view.get(name)) {
       error(at(key), "duplicate-key",
             "duplicate key '" + name + "' in " + what + " (first at line " +
-                std::to_string(at(first->key).line) + ")",
+                std::to_string(at(*first->key).line) + ")",
             "remove one of the two");
       continue;
     }
@@ -156,7 +163,7 @@ std::optional<MapView> Reader::map(const YAML::Node& node, const SourceLocation&
           (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "valid keys: " + join(allowed));
       continue;
     }
-    view.add(name, {key, it->second});
+    view.add(name, {&key, &value});
   }
   return view;
 }
@@ -172,26 +179,26 @@ const Entry* Reader::require(const MapView& view, const SourceLocation& where,
 
 std::optional<std::string> Reader::string(const Entry* entry, const std::string& what) {
   if (!entry) return std::nullopt;
-  if (!entry->value.IsScalar()) {
-    error(at(*entry), "type", what + " must be a string, got " + type_name(entry->value));
+  if (entry->value->kind != Kind::scalar) {
+    error(at(*entry), "type", what + " must be a string, got " + type_name(*entry->value));
     return std::nullopt;
   }
-  return entry->value.Scalar();
+  return entry->value->scalar;
 }
 
 std::optional<Expression> Reader::expression(const Entry* entry, const std::string& what) {
   if (!entry) return std::nullopt;
-  if (!entry->value.IsScalar()) {
+  if (entry->value->kind != Kind::scalar) {
     error(at(*entry), "type",
-          what + " must be an integer or an expression string, got " + type_name(entry->value),
+          what + " must be an integer or an expression string, got " + type_name(*entry->value),
           "e.g. 128 or \"2*K\"");
     return std::nullopt;
   }
   SourceLocation where = at(*entry);
   // Quoted scalars are marked at the quote; single-line plain scalars at their first character.
-  if (entry->value.Tag() == "!") ++where.column;
+  if (entry->value->quoted) ++where.column;
   try {
-    return Expression::parse(entry->value.Scalar(), where);
+    return Expression::parse(entry->value->scalar, where);
   } catch (const InputError& failure) {
     add(failure);
     return std::nullopt;
@@ -237,38 +244,36 @@ std::optional<std::int64_t> Reader::non_negative(const Entry* entry, const std::
 template <class Read>
 void Reader::list(const Entry* entry, const std::string& what, Read&& read_item) {
   if (!entry) return;
-  if (!entry->value.IsSequence()) {
-    error(at(*entry), "type", what + " must be a list, got " + type_name(entry->value),
+  if (entry->value->kind != Kind::sequence) {
+    error(at(*entry), "type", what + " must be a list, got " + type_name(*entry->value),
           "write one '- ' item per line");
     return;
   }
-  for (const YAML::Node& item : entry->value) read_item(item);
+  for (const YamlNode& item : entry->value->items) read_item(item);
 }
 
 void Reader::read_symbols(const Entry* entry, Contract& contract) {
   if (!entry) return;
-  if (!entry->value.IsMap()) {
-    error(at(*entry), "type", "symbols must be a mapping, got " + type_name(entry->value),
+  if (entry->value->kind != Kind::map) {
+    error(at(*entry), "type", "symbols must be a mapping, got " + type_name(*entry->value),
           "write one 'NAME: value' line per symbol, e.g. 'H: 16' or 'G: HV / H'");
     return;
   }
   std::set<std::string> seen;
-  for (auto it = entry->value.begin(); it != entry->value.end(); ++it) {
-    const Entry symbol_entry{it->first, it->second};
-    const std::string name = it->first.IsScalar() ? it->first.Scalar() : "";
+  for (const auto& [key, value] : entry->value->entries) {
+    const Entry symbol_entry{&key, &value};
+    const std::string name = key.kind == Kind::scalar ? key.scalar : "";
     if (!is_identifier(name)) {
-      error(at(it->first), "name",
-            "symbol name '" + name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
+      error(at(key), "name", "symbol name '" + name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
       continue;
     }
     if (!seen.insert(name).second) {
-      error(at(it->first), "duplicate-key", "duplicate symbol '" + name + "'",
-            "remove one of the two");
+      error(at(key), "duplicate-key", "duplicate symbol '" + name + "'", "remove one of the two");
       continue;
     }
     Symbol symbol;
     symbol.name = name;
-    symbol.where = at(it->first);
+    symbol.where = at(key);
     const std::optional<Expression> parsed = expression(&symbol_entry, "symbol " + name);
     if (!parsed) {
       failed_symbols_.insert(name);
@@ -285,7 +290,7 @@ void Reader::read_symbols(const Entry* entry, Contract& contract) {
   }
 }
 
-std::optional<Mode> Reader::read_mode(const YAML::Node& node, const std::string& owner) {
+std::optional<Mode> Reader::read_mode(const YamlNode& node, const std::string& owner) {
   const std::optional<MapView> view =
       map(node, at(node), "a mode of " + owner, {"name", "size", "stride"});
   if (!view) return std::nullopt;
@@ -299,10 +304,12 @@ std::optional<Mode> Reader::read_mode(const YAML::Node& node, const std::string&
   if (!size || !stride) return std::nullopt;
   mode.size = *size;
   mode.stride = *stride;
+  mode.size_text = text_of(view->get("size"));
+  mode.stride_text = text_of(view->get("stride"));
   return mode;
 }
 
-std::optional<Dim> Reader::read_dim(const YAML::Node& node, const std::string& owner) {
+std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& owner) {
   const std::optional<MapView> view =
       map(node, at(node), "a dim of " + owner, {"name", "size", "stride", "modes"});
   if (!view) return std::nullopt;
@@ -316,18 +323,18 @@ std::optional<Dim> Reader::read_dim(const YAML::Node& node, const std::string& o
   const Entry* size_entry = view->get("size");
   if (const Entry* modes = view->get("modes")) {
     if (const Entry* stride = view->get("stride"))
-      error(at(stride->key), "type", what + " has both 'modes' and 'stride'",
+      error(at(*stride->key), "type", what + " has both 'modes' and 'stride'",
             "a split dim takes its strides from its modes: remove 'stride'");
-    list(modes, "modes of " + what, [&](const YAML::Node& item) {
+    list(modes, "modes of " + what, [&](const YamlNode& item) {
       std::optional<Mode> mode = read_mode(item, what);
       if (mode) dim.modes.push_back(std::move(*mode));
       ok = ok && mode.has_value();
     });
-    if (modes->value.IsSequence() && modes->value.size() == 0) {
+    if (modes->value->kind == Kind::sequence && modes->value->items.empty()) {
       error(at(*modes), "type", "modes of " + what + " is empty", "list at least one mode");
       ok = false;
     }
-    if (!modes->value.IsSequence()) ok = false;
+    if (modes->value->kind != Kind::sequence) ok = false;
     const std::optional<std::int64_t> declared = positive(size_entry, "size of " + what);
     if (ok && declared) {
       std::int64_t product = 1;
@@ -352,18 +359,21 @@ std::optional<Dim> Reader::read_dim(const YAML::Node& node, const std::string& o
     ok = ok && size && stride;
     mode.size = size.value_or(1);
     mode.stride = stride.value_or(0);
+    mode.size_text = text_of(size_entry);
+    mode.stride_text = text_of(view->get("stride"));
     dim.modes.push_back(mode);
   }
   if (!ok) return std::nullopt;
   return dim;
 }
 
-std::optional<Field> Reader::read_field(const YAML::Node& node) {
+std::optional<Field> Reader::read_field(const YamlNode& node) {
   const std::optional<MapView> view =
       map(node, at(node), "a field", {"name", "description", "offset", "dims", "may_alias"});
   if (!view) return std::nullopt;
   Field field;
   field.where = at(node);
+  field.offset_text = "0";
   const std::optional<std::string> name =
       string(require(*view, field.where, "a field", "name"), "field name");
   if (name && !is_identifier(*name))
@@ -377,19 +387,20 @@ std::optional<Field> Reader::read_field(const YAML::Node& node) {
     const auto value = non_negative(offset, "offset of " + what);
     ok = ok && value;
     field.offset = value.value_or(0);
+    field.offset_text = text_of(offset);
   }
   const Entry* dims = require(*view, field.where, what, "dims");
-  list(dims, "dims of " + what, [&](const YAML::Node& item) {
+  list(dims, "dims of " + what, [&](const YamlNode& item) {
     std::optional<Dim> dim = read_dim(item, what);
     if (dim) field.dims.push_back(std::move(*dim));
     ok = ok && dim.has_value();
   });
-  if (dims && dims->value.IsSequence() && dims->value.size() == 0)
+  if (dims && dims->value->kind == Kind::sequence && dims->value->items.empty())
     error(at(*dims), "type", "dims of " + what + " is empty", "list at least one dim");
-  if (!dims || !dims->value.IsSequence() || dims->value.size() == 0) ok = false;
-  list(view->get("may_alias"), "may_alias of " + what, [&](const YAML::Node& item) {
-    if (item.IsScalar())
-      field.may_alias.push_back(item.Scalar());
+  if (!dims || dims->value->kind != Kind::sequence || dims->value->items.empty()) ok = false;
+  list(view->get("may_alias"), "may_alias of " + what, [&](const YamlNode& item) {
+    if (item.kind == Kind::scalar)
+      field.may_alias.push_back(item.scalar);
     else
       error(at(item), "type",
             "may_alias of " + what + " must list field names, got " + type_name(item));
@@ -398,12 +409,12 @@ std::optional<Field> Reader::read_field(const YAML::Node& node) {
   return field;
 }
 
-std::optional<Contract> Reader::read(const YAML::Node& root) {
+std::optional<Contract> Reader::read(const YamlNode& root) {
   const std::vector<std::string> keys = {"layoutcheck", "name",    "buffer", "description",
                                          "dtype",       "symbols", "rows",   "row_size",
                                          "fields",      "padding"};
   const SourceLocation document{file_, 1, 1};
-  if (root.IsNull()) {
+  if (root.kind == Kind::null) {
     error(document, "type", "the document is empty",
           "a contract is a mapping with keys " + join(keys));
     return std::nullopt;
@@ -440,11 +451,11 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
   read_symbols(view->get("symbols"), contract);
   symbols_ = resolve_symbols(contract.symbols, options_, file_, failed_symbols_, diagnostics);
 
-  list(require(*view, document, "the contract", "fields"), "fields", [&](const YAML::Node& item) {
+  list(require(*view, document, "the contract", "fields"), "fields", [&](const YamlNode& item) {
     if (std::optional<Field> field = read_field(item)) contract.fields.push_back(std::move(*field));
   });
   const Entry* fields = view->get("fields");
-  if (fields && fields->value.IsSequence() && fields->value.size() == 0)
+  if (fields && fields->value->kind == Kind::sequence && fields->value->items.empty())
     error(at(*fields), "type", "fields is empty", "declare at least one field");
   // Field names unique and may_alias naming fields; a map keeps this linear in the field count.
   std::map<std::string, std::size_t, std::less<>> first_index;
@@ -466,7 +477,7 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
                   "', which is not a field (fields: " + join(names) + ")");
   }
 
-  list(view->get("padding"), "padding", [&](const YAML::Node& item) {
+  list(view->get("padding"), "padding", [&](const YamlNode& item) {
     const auto region = map(item, at(item), "a padding region", {"name", "offset", "size", "fill"});
     if (!region) return;
     Padding padding;
@@ -479,12 +490,10 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
         non_negative(require(*region, padding.where, what, "offset"), "offset of " + what);
     const auto size = positive(require(*region, padding.where, what, "size"), "size of " + what);
     if (const Entry* fill = region->get("fill")) {
-      try {
-        padding.fill = fill->value.as<double>();
-      } catch (const YAML::Exception&) {
+      padding.fill = number(*fill->value);
+      if (!padding.fill)
         error(at(*fill), "type",
-              "fill of " + what + " must be a number, got " + type_name(fill->value));
-      }
+              "fill of " + what + " must be a number, got " + type_name(*fill->value));
     }
     if (!offset || !size) return;
     padding.offset = *offset;
@@ -499,7 +508,7 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
     contract.row_size = positive(row_size, "row_size").value_or(0);
   }
   std::vector<bool> stride_declared;  // row strides default to row_size, known only later
-  list(view->get("rows"), "rows", [&](const YAML::Node& item) {
+  list(view->get("rows"), "rows", [&](const YamlNode& item) {
     const auto row = map(item, at(item), "a row dim", {"name", "stride"});
     if (!row) return;
     RowDim dim;
@@ -518,61 +527,14 @@ std::optional<Contract> Reader::read(const YAML::Node& root) {
   return contract;
 }
 
-// Where each YAML document of text starts, stopping at the second. yaml-cpp 0.7's LoadAll never
-// returns on a document that starts with a stray ',' (its parser yields the same empty document
-// forever, allocating as it goes); counting with a cap, and spotting a document that starts where
-// the previous one did, keeps hostile input from hanging the tool.
-std::vector<YAML::Mark> document_starts(std::string_view text) {
-  struct Starts : YAML::EventHandler {
-    std::vector<YAML::Mark> marks;
-    void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                         YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                    YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
-  } starts;
-  std::istringstream stream{std::string(text)};
-  YAML::Parser parser(stream);
-  while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
-  }
-  return starts.marks;
-}
-
 }  // namespace
 
 ParseResult parse_contract_text(std::string_view text, const std::string& file,
                                 const LoadOptions& options) {
   Reader reader(file, options);
   ParseResult result;
-  try {
-    const std::vector<YAML::Mark> starts = document_starts(text);
-    if (starts.size() > 1 && starts[1].pos == starts[0].pos)
-      reader.diagnostics.push_back(
-          {SourceLocation{file, starts[1].line + 1, starts[1].column + 1}, Severity::error, "yaml",
-           "malformed YAML: the parser cannot get past this point",
-           "remove the stray ',' (flow entries belong inside [ ] or { })"});
-    else if (starts.size() > 1)
-      reader.diagnostics.push_back({SourceLocation{file, starts[1].line + 1, 1}, Severity::error,
-                                    "yaml",
-                                    "a contract file holds one YAML document, this one has more",
-                                    "split it into one file per contract"});
-    else
-      result.contract = reader.read(YAML::Load(std::string(text)));
-  } catch (const YAML::ParserException& failure) {
-    reader.diagnostics.push_back(
-        {SourceLocation{file, failure.mark.line + 1, failure.mark.column + 1}, Severity::error,
-         "yaml", "malformed YAML: " + failure.msg, "fix the YAML syntax"});
-  } catch (const YAML::Exception& failure) {
-    reader.diagnostics.push_back({SourceLocation{file}, Severity::error, "yaml",
-                                  std::string("malformed YAML: ") + failure.what(), ""});
-  }
+  if (const std::optional<YamlNode> root = parse_yaml(text, file, reader.diagnostics))
+    result.contract = reader.read(*root);
   result.diagnostics = std::move(reader.diagnostics);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {

@@ -98,6 +98,22 @@ GdnHeadInputs GdnReference::head_inputs(const GdnRowData& row, const GdnWeightsF
   return head;
 }
 
+void GdnReference::convolve_row(const GdnRowData& row, const GdnWeightsF64& weights,
+                                std::vector<double>& convolved) const {
+  convolved.resize(row.x.size());
+  gdn_causal_conv(row.x, row.taps, weights.conv_weight, shape_.W, convolved);
+}
+
+void GdnReference::use_convolved(const std::vector<double>& convolved, std::int64_t hv,
+                                 std::int64_t key_head, GdnHeadInputs& head) const {
+  const std::int64_t H = shape_.H, K = shape_.K, V = shape_.V;
+  const std::span<const double> all(convolved);
+  head.q_conv = all.subspan(static_cast<std::size_t>(key_head * K), static_cast<std::size_t>(K));
+  head.k_conv =
+      all.subspan(static_cast<std::size_t>((H + key_head) * K), static_cast<std::size_t>(K));
+  head.v_conv = all.subspan(static_cast<std::size_t>(2 * H * K + hv * V), static_cast<std::size_t>(V));
+}
+
 GdnReferenceOutputs GdnReference::step_exact(
     const GdnStepInputs& inputs, std::optional<std::span<const double>> logical_state) const {
   const std::int64_t stride = qkvz_stride(inputs);
@@ -116,14 +132,17 @@ GdnReferenceOutputs GdnReference::step_exact(
   outputs.conv_state.resize(static_cast<std::size_t>(B * conv_row));
   GdnRowData row;
   GdnHeadResult result;
+  std::vector<double> convolved;
   for (std::int64_t r = 0; r < B; ++r) {
     access_.read_row(inputs, r, stride, row, !logical_state);
     if (logical_state)
       row.state.assign(logical_state->begin() + r * HV * KV,
                        logical_state->begin() + (r + 1) * HV * KV);
+    convolve_row(row, weights, convolved);
     for (std::int64_t hv = 0; hv < HV; ++hv) {
-      compute_value_head(shape_, head_inputs(row, weights, hv, key_head_of(hv)), result, true,
-                         faults_.head);
+      GdnHeadInputs head = head_inputs(row, weights, hv, key_head_of(hv));
+      use_convolved(convolved, hv, key_head_of(hv), head);
+      compute_value_head(shape_, head, result, true, faults_.head);
       std::copy(result.out.begin(), result.out.end(), outputs.out.begin() + (r * HV + hv) * V);
       std::copy(result.state.begin(), result.state.end(),
                 outputs.state.begin() + (r * HV + hv) * KV);
@@ -154,11 +173,13 @@ GdnStepOutputs GdnReference::step(const GdnStepInputs& inputs, unsigned threads)
   for_each_row(B, thread_count(threads, B), [&](std::int64_t r) {
     GdnRowData row;
     GdnHeadResult result;
-    std::vector<double> head_state;
+    std::vector<double> head_state, convolved;
     access_.read_row(inputs, r, stride, row, false);
+    convolve_row(row, weights, convolved);
     const std::int64_t state_row = r * access_.state_row_stride();
     for (std::int64_t hv = 0; hv < HV; ++hv) {
       GdnHeadInputs head = head_inputs(row, weights, hv, key_head_of(hv));
+      use_convolved(convolved, hv, key_head_of(hv), head);
       if (access_.state_rows_contiguous()) {
         const std::int64_t offset = state_row + access_.head_state_offset(hv);
         compute_value_head(shape_, head,

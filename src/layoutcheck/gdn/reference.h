@@ -65,6 +65,11 @@ class GdnReference {
 
  private:
   std::int64_t qkvz_stride(const GdnStepInputs& inputs) const;
+  // The conv of a whole row at once: G value heads share each key head's channels.
+  void convolve_row(const GdnRowData& row, const GdnWeightsF64& weights,
+                    std::vector<double>& convolved) const;
+  void use_convolved(const std::vector<double>& convolved, std::int64_t hv, std::int64_t key_head,
+                     GdnHeadInputs& head) const;
 
   GdnShape shape_;
   GdnLayouts layouts_;

@@ -9,11 +9,7 @@ namespace layoutcheck {
 namespace {
 
 using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1>;
-using ConstVectorMap = Eigen::Map<const Vector>;
 using VectorMap = Eigen::Map<Vector>;
-using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMatrixMap = Eigen::Map<const RowMajorMatrix>;
-using MatrixMap = Eigen::Map<RowMajorMatrix>;
 
 constexpr double kNormEpsilon = 1e-6;
 
@@ -27,21 +23,6 @@ constexpr double kNormEpsilon = 1e-6;
 #endif
 
 double silu(double x) { return x / (1.0 + std::exp(-x)); }
-
-// y[c] = silu(sum_j weight[c][j] * window[c][j]), window = W-1 taps then x.
-void causal_conv(std::span<const double> x, std::span<const double> taps,
-                 std::span<const double> weight, std::int64_t W, std::vector<double>& y,
-                 std::vector<double>& window) {
-  const auto channels = static_cast<Eigen::Index>(x.size());
-  y.resize(x.size());
-  window.resize(x.size() * static_cast<std::size_t>(W));
-  MatrixMap window_matrix(window.data(), channels, W);
-  window_matrix.leftCols(W - 1) = ConstMatrixMap(taps.data(), channels, W - 1);
-  window_matrix.col(W - 1) = ConstVectorMap(x.data(), channels);
-  VectorMap(y.data(), channels) =
-      window_matrix.cwiseProduct(ConstMatrixMap(weight.data(), channels, W)).rowwise().sum();
-  for (double& value : y) value = silu(value);
-}
 
 void l2_normalise(std::vector<double>& x, double scale) {
   VectorMap vector(x.data(), static_cast<Eigen::Index>(x.size()));
@@ -123,11 +104,20 @@ void update_state_and_read(const float* state, std::int64_t k_stride, const doub
 void prepare_head(const GdnShape& shape, const GdnHeadInputs& inputs, GdnHeadResult& result,
                   const GdnHeadFaults& faults) {
   const std::int64_t K = shape.K, W = shape.W;
-  std::vector<double>& work = result.workspace;
   // 1. causal conv + silu over the head's channels
-  causal_conv(inputs.q_x, inputs.q_taps, inputs.q_weight, W, result.q, work);
-  causal_conv(inputs.k_x, inputs.k_taps, inputs.k_weight, W, result.k, work);
-  causal_conv(inputs.v_x, inputs.v_taps, inputs.v_weight, W, result.v, work);
+  auto convolve = [&](std::span<const double> x, std::span<const double> taps,
+                      std::span<const double> weight, std::span<const double> done,
+                      std::vector<double>& y) {
+    if (!done.empty()) {
+      y.assign(done.begin(), done.end());
+      return;
+    }
+    y.resize(x.size());
+    gdn_causal_conv(x, taps, weight, W, y);
+  };
+  convolve(inputs.q_x, inputs.q_taps, inputs.q_weight, inputs.q_conv, result.q);
+  convolve(inputs.k_x, inputs.k_taps, inputs.k_weight, inputs.k_conv, result.k);
+  convolve(inputs.v_x, inputs.v_taps, inputs.v_weight, inputs.v_conv, result.v);
   // 2. l2norm with the epsilon inside the root; q scaled by K^-0.5
   const double query_scale = 1.0 / std::sqrt(static_cast<double>(K));
   if (faults.skip_l2norm) {
@@ -169,6 +159,19 @@ void gated_rms_norm(const GdnShape& shape, const GdnHeadInputs& inputs, GdnHeadR
 }
 
 }  // namespace
+
+void gdn_causal_conv(std::span<const double> x, std::span<const double> taps,
+                     std::span<const double> weight, std::int64_t W, std::span<double> y) {
+  const std::size_t channels = x.size();
+  const auto taps_per_channel = static_cast<std::size_t>(W - 1);
+  for (std::size_t c = 0; c < channels; ++c) {
+    const double* tap = taps.data() + c * taps_per_channel;
+    const double* w = weight.data() + c * static_cast<std::size_t>(W);
+    double sum = 0;
+    for (std::size_t j = 0; j < taps_per_channel; ++j) sum += w[j] * tap[j];
+    y[c] = silu(sum + w[taps_per_channel] * x[c]);
+  }
+}
 
 float gdn_log_decay(float a, float A_log, float dt_bias) {
   const float x = a + dt_bias;

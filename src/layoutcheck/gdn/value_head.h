@@ -28,7 +28,16 @@ struct GdnHeadInputs {
   float dt_bias = 0;
   std::span<const double> norm_weight;  // [V], used directly
   std::span<const double> state;        // [K*V], S[k][v] row-major
+  // When set, the conv + silu outputs of the head's channels, computed beforehand with
+  // gdn_causal_conv (a whole row at once shares the key heads' channels among their value
+  // heads); x, taps and weights are then not read.
+  std::span<const double> q_conv, k_conv, v_conv;
 };
+
+// y[c] = silu(sum_j weight[c][j] * window[c][j]) over channels, window = the W-1 taps then x:
+// the conv stage of compute_value_head, for callers that convolve a whole row at once.
+void gdn_causal_conv(std::span<const double> x, std::span<const double> taps,
+                     std::span<const double> weight, std::int64_t W, std::span<double> y);
 
 // Departures from the reference, for the CPU models of deliberately broken kernels only.
 struct GdnHeadFaults {

@@ -58,7 +58,8 @@ std::vector<ProbeDecoding> ProbeSession::probe(const std::vector<ProbePoint>& po
     ProbeDecoding& decoding = decodings[i];
     decoding.row = points[i].row;
     decoding.offset = points[i].offset;
-    const RowResponse response = extractor_.extract(outputs, decoding.row, base_, decoding.row);
+    // Every base row is the same: comparing with row 0 keeps one base row in cache.
+    const RowResponse response = extractor_.extract(outputs, decoding.row, base_, 0);
     if (response.changed) decoder_->decode(response, decoding);
   });
   return decodings;

@@ -205,7 +205,7 @@ void draw_axis(Picture& picture, std::int64_t row_size, DType dtype, double y) {
                "fill=\"#444444\"");
 }
 
-// Legend entries laid out left to right; returns the y below them.
+// What the legend lists besides the fields.
 struct LegendExtras {
   bool padding = false, mixed = false, misread = false;
 };
@@ -215,6 +215,7 @@ bool has_mixed(const std::vector<Segment>& segments) {
                      [](const Segment& s) { return s.field == kMixedField; });
 }
 
+// Legend entries laid out left to right, wrapping; returns the y below them.
 double draw_legend(Picture& picture, const Contract& contract, const Colours& colours, double y,
                    const LegendExtras& extras) {
   double x = kMarginLeft;

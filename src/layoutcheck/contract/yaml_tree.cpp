@@ -1,0 +1,117 @@
+#include "layoutcheck/contract/yaml_tree.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <sstream>
+
+namespace layoutcheck {
+namespace {
+
+// Where each YAML document of text starts, stopping at the second. yaml-cpp 0.7's LoadAll never
+// returns on a document that starts with a stray ',' (its parser yields the same empty document
+// forever, allocating as it goes); counting with a cap, and spotting a document that starts where
+// the previous one did, keeps hostile input from hanging the tool.
+std::vector<YAML::Mark> document_starts(std::string_view text) {
+  struct Starts : YAML::EventHandler {
+    std::vector<YAML::Mark> marks;
+    void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+  } starts;
+  std::istringstream stream{std::string(text)};
+  YAML::Parser parser(stream);
+  while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
+  }
+  return starts.marks;
+}
+
+// yaml-cpp's node graph -> tree. An alias shares its anchor's node, so a graph can be exponential
+// in the file size (or cyclic, "&a [*a]"); the depth and node caps bound the copy.
+class Converter {
+ public:
+  bool over_cap = false;
+
+  YamlNode convert(const YAML::Node& node, int depth) {
+    YamlNode tree;
+    if (over_cap || depth > kMaxYamlDepth || ++nodes_ > kMaxYamlNodes) {
+      over_cap = true;
+      return tree;
+    }
+    const YAML::Mark mark = node.Mark();
+    if (mark.line >= 0) tree.line = mark.line + 1, tree.column = mark.column + 1;
+    switch (node.Type()) {
+      case YAML::NodeType::Scalar:
+        tree.kind = YamlNode::Kind::scalar;
+        tree.scalar = node.Scalar();
+        tree.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!", plain ones "?"
+        break;
+      case YAML::NodeType::Sequence:
+        tree.kind = YamlNode::Kind::sequence;
+        for (const YAML::Node& item : node) tree.items.push_back(convert(item, depth + 1));
+        break;
+      case YAML::NodeType::Map:
+        tree.kind = YamlNode::Kind::map;
+        for (auto it = node.begin(); it != node.end(); ++it)
+          tree.entries.emplace_back(convert(it->first, depth + 1), convert(it->second, depth + 1));
+        break;
+      default:
+        break;
+    }
+    return tree;
+  }
+
+ private:
+  int nodes_ = 0;
+};
+
+}  // namespace
+
+std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& file,
+                                   std::vector<Diagnostic>& diagnostics) {
+  const auto error = [&](int line, int column, std::string message, std::string fix) {
+    diagnostics.push_back({SourceLocation{file, line, column}, Severity::error, "yaml",
+                           std::move(message), std::move(fix)});
+  };
+  try {
+    const std::vector<YAML::Mark> starts = document_starts(text);
+    if (starts.size() > 1 && starts[1].pos == starts[0].pos) {
+      error(starts[1].line + 1, starts[1].column + 1,
+            "malformed YAML: the parser cannot get past this point",
+            "remove the stray ',' (flow entries belong inside [ ] or { })");
+      return std::nullopt;
+    }
+    if (starts.size() > 1) {
+      error(starts[1].line + 1, 1, "a contract file holds one YAML document, this one has more",
+            "split it into one file per contract");
+      return std::nullopt;
+    }
+    Converter converter;
+    YamlNode tree = converter.convert(YAML::Load(std::string(text)), 0);
+    if (converter.over_cap) {
+      error(1, 1,
+            "the document is nested deeper than " + std::to_string(kMaxYamlDepth) +
+                " levels or holds more than " + std::to_string(kMaxYamlNodes) +
+                " nodes once aliases are expanded",
+            "write the contract out plainly; anchors and aliases are rarely needed");
+      return std::nullopt;
+    }
+    return tree;
+  } catch (const YAML::Exception& failure) {  // ParserException, and anything else yaml-cpp throws
+    const bool located = failure.mark.line >= 0;
+    error(located ? failure.mark.line + 1 : 0, located ? failure.mark.column + 1 : 0,
+          "malformed YAML: " + failure.msg, "fix the YAML syntax");
+  }
+  return std::nullopt;
+}
+
+}  // namespace layoutcheck
