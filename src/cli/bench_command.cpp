@@ -125,7 +125,8 @@ std::string command_line_of(const CLI::App& app) {
     } else if (option->get_name() == "--batch") {
       line += " --batch " + CLI::detail::join(option->results(), ",");
     } else {
-      for (const std::string& value : option->results()) line += " " + option->get_name() + " " + value;
+      for (const std::string& value : option->results())
+        line += " " + option->get_name() + " " + value;
     }
   }
   return line;

@@ -1,5 +1,7 @@
 // The bench subcommand as a user runs it: argument errors, re-rendering a recorded report, and a
 // clear answer on a machine without a GPU.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,9 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "bench/synthetic_report.h"
 #include "layoutcheck/report/json_report.h"
@@ -65,7 +64,8 @@ TEST(BenchCommand, AnInvalidPathIsAFinding) {
   BenchReport report = testing::synthetic_gdn_report();
   testing::path_named(report, "native").validity = {false, {"forced for the test"}};
   const std::string recorded = write_recorded(report, "invalid");
-  const CliRun run = run_cli("bench --from " + recorded + " --out " + scratch("invalid_out").string());
+  const CliRun run =
+      run_cli("bench --from " + recorded + " --out " + scratch("invalid_out").string());
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_THAT(run.output, HasSubstr("layoutcheck bench: native is INVALID"));
 }
@@ -75,7 +75,7 @@ TEST(BenchCommand, RejectsABrokenRecording) {
   std::filesystem::create_directories(path);
   std::ofstream(path / "report.json") << "{\"schema\": \"layoutcheck-bench/1\"";
   const CliRun run = run_cli("bench --from " + (path / "report.json").string() + " --out " +
-                          (path / "out").string());
+                             (path / "out").string());
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("JSON"));
 }
@@ -100,8 +100,8 @@ TEST(BenchCommand, UsageErrorsExitTwo) {
 // completes and writes its report. Either way the answer is checked.
 TEST(BenchCommand, NeedsAGpuOrRuns) {
   const auto out = scratch("gpu");
-  const CliRun run = run_cli("bench --quiet --batch 1 --layers 2 --steps 2 --replays 2 --warmup 1 --out " +
-                          out.string());
+  const CliRun run = run_cli(
+      "bench --quiet --batch 1 --layers 2 --steps 2 --replays 2 --warmup 1 --out " + out.string());
   if (run.exit_code == 2) {
     EXPECT_THAT(run.output, HasSubstr("layoutcheck bench: needs a GPU"));
     EXPECT_FALSE(std::filesystem::exists(out / "report.md"));

@@ -1,19 +1,19 @@
 #include "layoutcheck/bench/gates.h"
 
-#include <cmath>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "bench/synthetic_report.h"
 
 namespace layoutcheck {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using layoutcheck::testing::misreading_gates;
 using layoutcheck::testing::passing_gates;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 TEST(Gates, AllPassingIsValid) {
   const Validity validity = evaluate_gates(passing_gates({1, 64}), GateThresholds{});

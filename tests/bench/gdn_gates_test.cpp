@@ -3,10 +3,10 @@
 // buffers (the upstream kernel wired in unmodified), and runners broken on purpose.
 #include "layoutcheck/bench/gdn_gates.h"
 
-#include <stdexcept>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <stdexcept>
 
 #include "layoutcheck/gdn/reference.h"
 

@@ -24,8 +24,8 @@ TEST(GdnMisreads, UpstreamFedFlatMisreadsAlmostEverything) {
   EXPECT_EQ(gate.elements, 16480);
   EXPECT_GT(gate.misread, 15000);
   EXPECT_LT(gate.misread, gate.elements);
-  const Validity validity = evaluate_gates(
-      GateRecord{{}, std::nullopt, std::nullopt, gate, {}}, GateThresholds{});
+  const Validity validity =
+      evaluate_gates(GateRecord{{}, std::nullopt, std::nullopt, gate, {}}, GateThresholds{});
   EXPECT_EQ(validity.reasons.front(),
             "static diff: " + std::to_string(gate.misread) + " of 16480 elements misread");
 }

@@ -8,9 +8,9 @@
 namespace layoutcheck {
 namespace {
 
-using ::testing::ElementsAre;
 using layoutcheck::testing::path_named;
 using layoutcheck::testing::synthetic_gdn_report;
+using ::testing::ElementsAre;
 
 TEST(CopyBandwidth, BytesOverMedianTime) {
   const BenchReport report = synthetic_gdn_report();

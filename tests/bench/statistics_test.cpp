@@ -1,9 +1,9 @@
 #include "layoutcheck/bench/statistics.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <stdexcept>
-
-#include <gtest/gtest.h>
 
 namespace layoutcheck {
 namespace {

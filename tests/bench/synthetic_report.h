@@ -29,9 +29,11 @@ inline GateRecord passing_gates(const std::vector<std::int64_t>& batches) {
   GateRecord gates;
   for (std::int64_t batch : batches)
     gates.reference.push_back({batch, 3.9e-3, 2.1e-7, {"conv state", 30720 * batch, 0}});
-  gates.multi_step = MultiStepGate{
-      1, 1024, {{1, 3.8e-3, 2.0e-7}, {256, 3.7e-3, 1.1e-5}, {1024, 3.69e-3, 3.70e-5}},
-      {{"conv state", 30720, 0}}};
+  gates.multi_step =
+      MultiStepGate{1,
+                    1024,
+                    {{1, 3.8e-3, 2.0e-7}, {256, 3.7e-3, 1.1e-5}, {1024, 3.69e-3, 3.70e-5}},
+                    {{"conv state", 30720, 0}}};
   gates.determinism = DeterminismGate{2, {"outputs, state, conv state", 3200000, 0}};
   gates.probe = ProbeGate{"GPU probe", 16480, 0};
   return gates;
@@ -41,8 +43,10 @@ inline GateRecord misreading_gates(const std::vector<std::int64_t>& batches) {
   GateRecord gates;
   for (std::int64_t batch : batches)
     gates.reference.push_back({batch, 1.41, 0.97, {"conv state", 30720 * batch, 29000 * batch}});
-  gates.multi_step = MultiStepGate{
-      1, 1024, {{1, 1.38, 0.95}, {256, 1.40, 1.02}, {1024, 1.41, 1.05}}, {{"conv state", 30720, 29000}}};
+  gates.multi_step = MultiStepGate{1,
+                                   1024,
+                                   {{1, 1.38, 0.95}, {256, 1.40, 1.02}, {1024, 1.41, 1.05}},
+                                   {{"conv state", 30720, 29000}}};
   gates.determinism = DeterminismGate{2, {"outputs, state, conv state", 3200000, 0}};
   gates.probe = ProbeGate{"GPU probe", 16480, 16128};
   return gates;
@@ -60,7 +64,7 @@ inline BenchReport synthetic_gdn_report() {
   report.layers = 48;
   report.batches = {1, 64, 256};
   report.method = {20, 100, 200};
-  report.copy_bandwidth.bytes_per_copy = 2'000'000'000;  // 1 GB read + 1 GB written
+  report.copy_bandwidth.bytes_per_copy = 2'000'000'000;   // 1 GB read + 1 GB written
   report.copy_bandwidth.copy_us = samples_around(500.0);  // → 4.0 TB/s
   report.copy_bandwidth.copy = summarize(report.copy_bandwidth.copy_us);
   report.minimum_traffic = gdn_minimum_traffic(shape);

@@ -1,9 +1,9 @@
 #include "layoutcheck/bench/traffic.h"
 
+#include <gtest/gtest.h>
+
 #include <limits>
 #include <stdexcept>
-
-#include <gtest/gtest.h>
 
 #include "layoutcheck/bench/gdn_traffic.h"
 
@@ -91,8 +91,8 @@ TEST(GdnTraffic, FollowsTheShape) {
   GdnShape small{2, 6, 8, 4, 3};
   const ByteCount minimum = gdn_minimum_traffic(small);
   const std::int64_t conv = 2 * 2 * 8 + 6 * 4;
-  EXPECT_EQ(minimum.per_row, 2 * (conv + 6 * 4) + 2 * 12 + 2 * 2 * 2 * conv + 2 * 4 * 6 * 8 * 4 +
-                                 2 * 6 * 4);
+  EXPECT_EQ(minimum.per_row,
+            2 * (conv + 6 * 4) + 2 * 12 + 2 * 2 * 2 * conv + 2 * 4 * 6 * 8 * 4 + 2 * 6 * 4);
   EXPECT_EQ(minimum.fixed, 2 * conv * 3 + 2 * 4 * 6 + 2 * 4);
 }
 

@@ -1,10 +1,10 @@
 #include "layoutcheck/report/json_report.h"
 
-#include <cmath>
-#include <stdexcept>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
 
 #include "bench/synthetic_report.h"
 #include "layoutcheck/report/markdown_report.h"

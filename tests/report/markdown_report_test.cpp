@@ -119,8 +119,8 @@ TEST(MarkdownReport, FairnessFlagsStagesProductionDoesNotRun) {
 
 TEST(MarkdownReport, WarnsWhenTheBaselineDoesExtraWork) {
   BenchReport report = synthetic_gdn_report();
-  path_named(report, "baseline").stages.push_back({"Z copy", 1, {0, 12288}, {0, 12288}, false,
-                                                   "copy production never does"});
+  path_named(report, "baseline")
+      .stages.push_back({"Z copy", 1, {0, 12288}, {0, 12288}, false, "copy production never does"});
   const std::string text = render_markdown_report(report);
   EXPECT_THAT(text, HasSubstr("**Unfair baseline:** baseline runs \"Z copy\""));
 }

@@ -28,7 +28,8 @@ TEST(TimingChart, DrawsEveryValidPathWithAMarkerPerBatch) {
   for (const std::string name : {"baseline", "adapter+upstream", "native"}) {
     const std::string open = "<g class=\"path\" data-path=\"" + name + "\">";
     ASSERT_EQ(count_of(svg, open), 1u) << name;
-    const std::string group = svg.substr(svg.find(open), svg.find("</g>", svg.find(open)) - svg.find(open));
+    const std::string group =
+        svg.substr(svg.find(open), svg.find("</g>", svg.find(open)) - svg.find(open));
     EXPECT_EQ(count_of(group, "<polyline"), 1u);
     EXPECT_EQ(count_of(group, "<path d="), 3u) << "one p10–p90 whisker per batch";
   }

@@ -8,7 +8,9 @@ namespace layoutcheck {
 namespace {
 
 // Negated comparison so that NaN fails.
-bool within(double error, double bound) { return error <= bound; }
+bool within(double error, double bound) {
+  return error <= bound;
+}
 
 std::string bitwise_reason(const std::string& where, const BitwiseCheck& check) {
   if (check.elements <= 0) return where + ": " + check.what + " was not compared";
@@ -71,9 +73,9 @@ Validity evaluate_gates(const GateRecord& gates, const GateThresholds& threshold
 
   if (gates.determinism) {
     if (!gates.determinism->outputs.equal())
-      reasons.push_back(bitwise_reason(
-          "determinism across " + std::to_string(gates.determinism->runs) + " runs",
-          gates.determinism->outputs));
+      reasons.push_back(
+          bitwise_reason("determinism across " + std::to_string(gates.determinism->runs) + " runs",
+                         gates.determinism->outputs));
   } else if (thresholds.require_determinism) {
     reasons.push_back("determinism gate did not run");
   }

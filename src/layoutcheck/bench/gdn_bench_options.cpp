@@ -37,7 +37,8 @@ void apply_shape_overrides(GdnShape& shape,
 }
 
 void validate_bench_options(GdnBenchOptions& options) {
-  if (options.batches.empty()) usage_error("--batch lists no batch size", "e.g. --batch 1,8,64,256");
+  if (options.batches.empty())
+    usage_error("--batch lists no batch size", "e.g. --batch 1,8,64,256");
   for (std::int64_t batch : options.batches)
     if (batch < 1)
       usage_error("--batch " + std::to_string(batch) + " is not a positive batch size",

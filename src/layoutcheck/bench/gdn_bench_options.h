@@ -14,8 +14,8 @@ namespace layoutcheck {
 struct GdnBenchOptions {
   GdnShape shape;
   std::vector<std::int64_t> batches = {1, 8, 64, 256};
-  std::int64_t layers = 48;    // layers per graph, each with its own state and conv buffers
-  std::int64_t steps = 1024;   // length of the multi-step gate
+  std::int64_t layers = 48;   // layers per graph, each with its own state and conv buffers
+  std::int64_t steps = 1024;  // length of the multi-step gate
   std::int64_t multi_step_batch = 1;
   int warmup_replays = 10;
   int replays = 100;

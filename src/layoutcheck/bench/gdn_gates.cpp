@@ -100,10 +100,10 @@ GdnGateRunner::GdnGateRunner(GdnGatePlan plan, GateProgress progress)
     if (batch <= 0) throw std::invalid_argument("gates: batch sizes must be positive");
   if (plan_.multi_step_batch <= 0 || plan_.steps < 0)
     throw std::invalid_argument("gates: multi-step batch must be positive and steps >= 0");
-  std::erase_if(plan_.checkpoints, [&](std::int64_t step) { return step < 1 || step > plan_.steps; });
-  if (plan_.steps > 0 &&
-      std::find(plan_.checkpoints.begin(), plan_.checkpoints.end(), plan_.steps) ==
-          plan_.checkpoints.end())
+  std::erase_if(plan_.checkpoints,
+                [&](std::int64_t step) { return step < 1 || step > plan_.steps; });
+  if (plan_.steps > 0 && std::find(plan_.checkpoints.begin(), plan_.checkpoints.end(),
+                                   plan_.steps) == plan_.checkpoints.end())
     plan_.checkpoints.push_back(plan_.steps);  // the last step is always checked
   std::sort(plan_.checkpoints.begin(), plan_.checkpoints.end());
 }
@@ -160,8 +160,8 @@ void GdnGateRunner::check_single_steps(GdnRunner& path, GateRecord& record) {
 
     const GdnStepOutputs second = path.step(expected.inputs);
     BitwiseCheck& same = determinism.outputs;
-    same.elements += static_cast<std::int64_t>(first.out.size() + first.state.size() +
-                                               first.conv_state.size());
+    same.elements +=
+        static_cast<std::int64_t>(first.out.size() + first.state.size() + first.conv_state.size());
     same.mismatches += bitwise_mismatches(first.out, second.out) +
                        bitwise_mismatches(first.state, second.state) +
                        bitwise_mismatches(first.conv_state, second.conv_state);
@@ -179,7 +179,8 @@ void GdnGateRunner::check_multi_step(GdnRunner& path, GateRecord& record) {
   };
 
   if (!multi_step_) {
-    report("reference: " + std::to_string(plan_.steps) + " steps at batch " + std::to_string(batch));
+    report("reference: " + std::to_string(plan_.steps) + " steps at batch " +
+           std::to_string(batch));
     multi_step_ = std::make_unique<MultiStepExpected>();
     multi_step_->initial = make_random_step_inputs(plan_.shape, layouts, batch, plan_.seed ^ 0x3u);
     multi_step_->checkpoints = plan_.checkpoints;
@@ -188,7 +189,8 @@ void GdnGateRunner::check_multi_step(GdnRunner& path, GateRecord& record) {
     for (std::int64_t step = 1; step <= plan_.steps && next < plan_.checkpoints.size(); ++step) {
       auto [qkvz, ba] = activations(step);
       session.advance(std::move(qkvz), std::move(ba));
-      if (step == plan_.checkpoints[next]) multi_step_->at_checkpoint.push_back(session.last()), ++next;
+      if (step == plan_.checkpoints[next])
+        multi_step_->at_checkpoint.push_back(session.last()), ++next;
     }
   }
 
@@ -207,10 +209,10 @@ void GdnGateRunner::check_multi_step(GdnRunner& path, GateRecord& record) {
     const GdnReferenceOutputs& expected = multi_step_->at_checkpoint[next++];
     report(path.name() + ": " + std::to_string(plan_.steps) + "-step gate, step " +
            std::to_string(step));
-    gate.checkpoints.push_back(
-        {step,
-         relative_l2(std::span<const bf16_bits>(outputs.out), std::span<const double>(expected.out)),
-         state_error(reference, inputs.state, expected.state, batch)});
+    gate.checkpoints.push_back({step,
+                                relative_l2(std::span<const bf16_bits>(outputs.out),
+                                            std::span<const double>(expected.out)),
+                                state_error(reference, inputs.state, expected.state, batch)});
     const BitwiseCheck check = compare_bitwise("", inputs.conv_state, expected.conv_state);
     conv_state.elements += check.elements;
     conv_state.mismatches += check.mismatches;

@@ -62,7 +62,7 @@ class GdnGateRunner {
   GateProgress progress_;
   std::vector<std::unique_ptr<Expected>> expected_;  // one per batch, computed on first use
   struct MultiStepExpected;
-  std::unique_ptr<MultiStepExpected> multi_step_;    // computed on first use
+  std::unique_ptr<MultiStepExpected> multi_step_;  // computed on first use
 };
 
 }  // namespace layoutcheck

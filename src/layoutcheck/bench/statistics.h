@@ -17,7 +17,8 @@ struct Summary {
 };
 
 // The q-quantile (0 <= q <= 1) of samples by linear interpolation between closest ranks (the
-// usual "type 7" definition): quantile({1, 2, 3, 4}, 0.5) == 2.5, quantile({1, 2, 3, 4}, 0.1) == 1.3.
+// usual "type 7" definition): quantile({1, 2, 3, 4}, 0.5) == 2.5, quantile({1, 2, 3, 4}, 0.1)
+// == 1.3.
 // @pre samples is not empty and holds no NaN (else std::invalid_argument); 0 <= q <= 1.
 double quantile(std::vector<double> samples, double q);
 

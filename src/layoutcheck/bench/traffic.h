@@ -22,10 +22,10 @@ struct ByteCount {
 };
 
 struct StageTraffic {
-  std::string name;            // "conv update", "adapter qkvz flat->interleaved"
-  std::int64_t launches = 1;   // kernel launches (or copies) per layer
-  ByteCount bytes_read;        // per layer
-  ByteCount bytes_written;     // per layer
+  std::string name;           // "conv update", "adapter qkvz flat->interleaved"
+  std::int64_t launches = 1;  // kernel launches (or copies) per layer
+  ByteCount bytes_read;       // per layer
+  ByteCount bytes_written;    // per layer
   // False for work the production path never does (a layout conversion, an extra copy): the
   // fairness table flags it, and a baseline holding such a stage overstates every speed-up.
   bool production_runs_it = true;

@@ -62,7 +62,8 @@ class Converter {
       case YAML::NodeType::Map:
         tree.kind = YamlNode::Kind::map;
         for (auto it = node.begin(); it != node.end(); ++it)
-          tree.entries.emplace_back(convert(it->first, depth + 1), convert(it->second, depth + 1));
+          tree.entries.push_back(
+              YamlEntry{convert(it->first, depth + 1), convert(it->second, depth + 1)});
         break;
       default:
         break;

@@ -7,12 +7,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "layoutcheck/contract/diagnostic.h"
 
 namespace layoutcheck {
+
+struct YamlEntry;
 
 struct YamlNode {
   enum class Kind { null, scalar, sequence, map };
@@ -21,9 +22,13 @@ struct YamlNode {
   bool quoted = false;  // "..." or '...': line and column are those of the opening quote
   int line = 0;         // 1-based; 0 when unknown
   int column = 0;
-  std::vector<YamlNode> items;                         // a sequence's items
-  std::vector<std::pair<YamlNode, YamlNode>> entries;  // a map's entries in file order,
-                                                       // duplicate keys kept
+  std::vector<YamlNode> items;     // a sequence's items
+  std::vector<YamlEntry> entries;  // a map's entries in file order, duplicate keys kept
+};
+
+struct YamlEntry {
+  YamlNode key;
+  YamlNode value;
 };
 
 // Caps on one document once aliases are expanded: contracts are a few levels deep and small.

@@ -154,13 +154,19 @@ GdnReferenceOutputs GdnReference::step_exact(
 }
 
 GdnStepOutputs GdnReference::step(const GdnStepInputs& inputs, unsigned threads) const {
+  GdnStepOutputs outputs;
+  step_into(inputs, outputs, threads);
+  return outputs;
+}
+
+void GdnReference::step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs,
+                             unsigned threads) const {
   const std::int64_t stride = qkvz_stride(inputs);
   access_.check_inputs(inputs, stride);
   const std::int64_t B = inputs.batch, HV = shape_.HV, V = shape_.V, KV = shape_.K * shape_.V;
   const std::int64_t conv_row = shape_.conv_channels() * (shape_.W - 1);
   const GdnWeightsF64 weights = to_f64(inputs.weights, shape_);
 
-  GdnStepOutputs outputs;
   outputs.out.resize(static_cast<std::size_t>(B * HV * V));
   outputs.conv_state.resize(static_cast<std::size_t>(B * conv_row));
   const std::int64_t state_span = (B - 1) * access_.state_row_stride() + layouts_.state.row_size;
@@ -200,7 +206,6 @@ GdnStepOutputs GdnReference::step(const GdnStepInputs& inputs, unsigned threads)
     shift_conv_state(shape_, inputs.conv_state.data() + r * conv_row, row,
                      outputs.conv_state.data() + r * conv_row);
   });
-  return outputs;
 }
 
 GdnReferenceSession::GdnReferenceSession(const GdnReference& reference, GdnStepInputs initial)

@@ -55,6 +55,8 @@ class GdnReference {
   // kernel built for these layouts writes. Batch rows are spread over `threads` threads
   // (0: all hardware threads).
   GdnStepOutputs step(const GdnStepInputs& inputs, unsigned threads = 1) const;
+  // The same into outputs whose buffers are reused when they already have the right sizes.
+  void step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs, unsigned threads = 1) const;
 
   // Per value head, for predictions: one row read in logical order, and the views one head
   // computes from (key head as given, so a prediction can follow any routing).

@@ -17,4 +17,8 @@ GdnStepOutputs ReferenceRunner::step(const GdnStepInputs& inputs) {
   return reference_.step(inputs, threads_);
 }
 
+void ReferenceRunner::step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) {
+  reference_.step_into(inputs, outputs, threads_);
+}
+
 }  // namespace layoutcheck

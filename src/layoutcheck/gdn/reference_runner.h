@@ -18,6 +18,7 @@ class ReferenceRunner : public GdnRunner {
 
   std::string name() const override { return name_; }
   GdnStepOutputs step(const GdnStepInputs& inputs) override;
+  void step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) override;
 
   const GdnReference& reference() const { return reference_; }
 

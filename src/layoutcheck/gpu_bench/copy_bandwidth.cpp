@@ -15,8 +15,8 @@ CopyBandwidth measure_copy_bandwidth(const Stream& stream, std::int64_t bytes, i
   source.fill_bytes(0x5a);  // not zeros: nothing may shortcut a copy of zeros
   target.fill_bytes(0);
   auto copy = [&] {
-    LC_GPU_CHECK(hipMemcpyAsync(target.data(), source.data(), size, hipMemcpyDeviceToDevice,
-                                stream.get()));
+    LC_GPU_CHECK(
+        hipMemcpyAsync(target.data(), source.data(), size, hipMemcpyDeviceToDevice, stream.get()));
   };
   for (int i = 0; i < warmup; ++i) copy();
   stream.synchronize();

@@ -37,10 +37,16 @@ const char* description_of(GdnPath path) {
 std::vector<StageTraffic> declared_stages(const GdnPathLauncher& launcher, const GdnShape& shape) {
   std::vector<StageTraffic> declared;
   switch (launcher.path()) {
-    case GdnPath::baseline: declared = gdn_baseline_stages(shape); break;
-    case GdnPath::adapter_upstream: declared = gdn_adapter_upstream_stages(shape); break;
+    case GdnPath::baseline:
+      declared = gdn_baseline_stages(shape);
+      break;
+    case GdnPath::adapter_upstream:
+      declared = gdn_adapter_upstream_stages(shape);
+      break;
     case GdnPath::native:
-    case GdnPath::upstream_direct: declared = {gdn_fused_stage(shape, "")}; break;
+    case GdnPath::upstream_direct:
+      declared = {gdn_fused_stage(shape, "")};
+      break;
   }
   const std::vector<GdnPathStage> launched = launcher.stages();
   if (launched.size() != declared.size())
@@ -56,7 +62,8 @@ std::vector<StageTraffic> declared_stages(const GdnPathLauncher& launcher, const
 
 // The layouts each path's first kernel reads at the path's boundary, for the static diff.
 GdnLayouts consumed_layouts(GdnPath path, const GdnShape& shape) {
-  return path == GdnPath::upstream_direct ? interleaved_gdn_layouts(shape) : flat_gdn_layouts(shape);
+  return path == GdnPath::upstream_direct ? interleaved_gdn_layouts(shape)
+                                          : flat_gdn_layouts(shape);
 }
 
 BenchReport report_skeleton(const GdnBenchOptions& options, const DeviceInfo& device) {
@@ -112,7 +119,8 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
       result.stages = declared_stages(runner.launcher(), shape);
       result.gates = gates.check(runner);
     }
-    result.gates.probe = static_gdn_misreads(flat_gdn_layouts(shape), consumed_layouts(path, shape));
+    result.gates.probe =
+        static_gdn_misreads(flat_gdn_layouts(shape), consumed_layouts(path, shape));
     if (path == GdnPath::upstream_direct && options.gpu_probe)
       probe_upstream_direct(shape, result.gates, say);
     result.validity = evaluate_gates(result.gates, report.thresholds);

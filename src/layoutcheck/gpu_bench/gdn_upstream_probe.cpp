@@ -14,12 +14,13 @@ void probe_upstream_direct(const GdnShape& shape, GateRecord& gates,
   ProbeGate probe{"GPU probe", 0, 0};
   for (GdnBuffer buffer : {GdnBuffer::qkvz, GdnBuffer::ba}) {
     const std::string name(gdn_buffer_name(buffer));
-    ProbeTarget target{shape, buffer,
-                       buffer == GdnBuffer::qkvz ? flat_qkvz_contract(shape) : flat_ba_contract(shape),
-                       interleaved_gdn_layouts(shape)};
+    ProbeTarget target{
+        shape, buffer,
+        buffer == GdnBuffer::qkvz ? flat_qkvz_contract(shape) : flat_ba_contract(shape),
+        interleaved_gdn_layouts(shape)};
     ProbeOptions options;
-    options.max_batch = 1024;       // probes per launch: one per batch row
-    options.check_values = false;   // the gates already held it against the reference
+    options.max_batch = 1024;          // probes per launch: one per batch row
+    options.check_values = false;      // the gates already held it against the reference
     options.check_row_stride = false;  // the reference check at every batch covers the rows
     options.progress = [&](std::int64_t done, std::int64_t total) {
       if (progress)

@@ -117,32 +117,44 @@ ProbeDecoder::Fit ProbeDecoder::fit(std::int64_t lane, const Evaluated& evaluate
   result.out_allowance = tolerance_ * std::max(observed, norm(prediction.out_delta)) +
                          kBf16Rounding * (2 * std::sqrt(base) + observed) + 1e-30;
 
-  // The state: element by element where the claimed layout puts it, or as sorted magnitudes.
+  // The state: element by element where the claimed layout or the other standard order puts
+  // it, or as sorted magnitudes.
   const std::span<const double> seen_state = observed_state(lane, response);
-  std::vector<double> seen(prediction.state_delta.size(), 0.0);
-  if (placement == StatePlacement::transposed && !seen_state.empty()) {
-    // seen[i]: what was observed where the other order puts element i of this head
-    const std::int64_t head = shape_.K * shape_.V;
-    for (std::int64_t i = 0; i < head; ++i) {
-      const std::int64_t source = transposed_source_[static_cast<std::size_t>(lane * head + i)];
-      if (source / head == lane) seen[static_cast<std::size_t>(i)] = seen_state[source % head];
-    }
+  const std::vector<double>& predicted = prediction.state_delta;
+  const std::size_t size = predicted.size();
+  double state_miss = 0, seen_square = 0, predicted_square = 0;
+  auto add = [&](double seen, double expected) {
+    state_miss += (seen - expected) * (seen - expected);
+    seen_square += seen * seen;
+    predicted_square += expected * expected;
+  };
+  if (placement == StatePlacement::claimed) {
+    for (std::size_t i = 0; i < size; ++i) add(seen_state.empty() ? 0.0 : seen_state[i], predicted[i]);
   } else {
-    std::copy(seen_state.begin(), seen_state.end(), seen.begin());
+    thread_local std::vector<double> seen_sorted, predicted_sorted;
+    seen_sorted.assign(size, 0.0);
+    predicted_sorted.assign(predicted.begin(), predicted.end());
+    if (!seen_state.empty() && placement == StatePlacement::transposed) {
+      // seen_sorted[i]: what was observed where the other order puts element i of this head
+      const auto head = static_cast<std::int64_t>(size);
+      for (std::int64_t i = 0; i < head; ++i) {
+        const std::int64_t source = transposed_source_[static_cast<std::size_t>(lane * head + i)];
+        if (source / head == lane) seen_sorted[static_cast<std::size_t>(i)] = seen_state[source % head];
+      }
+    } else if (!seen_state.empty()) {
+      std::copy(seen_state.begin(), seen_state.end(), seen_sorted.begin());
+    }
+    if (placement == StatePlacement::anywhere) {
+      for (double& value : seen_sorted) value = std::abs(value);
+      for (double& value : predicted_sorted) value = std::abs(value);
+      std::sort(seen_sorted.begin(), seen_sorted.end());
+      std::sort(predicted_sorted.begin(), predicted_sorted.end());
+    }
+    for (std::size_t i = 0; i < size; ++i) add(seen_sorted[i], predicted_sorted[i]);
   }
-  std::vector<double> predicted = prediction.state_delta;
-  if (placement == StatePlacement::anywhere) {
-    for (double& value : seen) value = std::abs(value);
-    for (double& value : predicted) value = std::abs(value);
-    std::sort(seen.begin(), seen.end());
-    std::sort(predicted.begin(), predicted.end());
-  }
-  double state_miss = 0;
-  for (std::size_t i = 0; i < seen.size(); ++i)
-    state_miss += (seen[i] - predicted[i]) * (seen[i] - predicted[i]);
   result.state_miss = std::sqrt(state_miss);
   result.state_allowance =
-      tolerance_ * std::max(norm(seen), norm(predicted)) +
+      tolerance_ * std::sqrt(std::max(seen_square, predicted_square)) +
       kFp32Rounding * predictor_.base_state_norm(lane, evaluated.hypothesis.key_head) + 1e-30;
   return result;
 }

@@ -34,7 +34,8 @@ ProbeSession::ProbeSession(GdnRunner& runner, const ProbeTarget& target,
       model_(target.shape, target.consumer),
       inputs_(target, values, batch, options.seed),
       extractor_(target.shape, target.consumer.state) {
-  base_ = run();
+  run(base_);
+  base_rows_identical_ = base_rows_differing().empty();
   predictor_ = std::make_unique<ResponsePredictor>(model_, target.buffer, inputs_.inputs(), values);
   const std::int64_t row = target.shape.HV * target.shape.V;
   decoder_ = std::make_unique<ProbeDecoder>(
@@ -43,23 +44,24 @@ ProbeSession::ProbeSession(GdnRunner& runner, const ProbeTarget& target,
       values.hot);
 }
 
-GdnStepOutputs ProbeSession::run() {
-  GdnStepOutputs outputs = runner_.step(inputs_.inputs());
+void ProbeSession::run(GdnStepOutputs& outputs) {
+  runner_.step_into(inputs_.inputs(), outputs);
   extractor_.check_outputs(outputs, inputs_.batch(), runner_.name());
-  return outputs;
 }
 
 std::vector<ProbeDecoding> ProbeSession::probe(const std::vector<ProbePoint>& points) {
   for (const ProbePoint& point : points) inputs_.set_hot(point.row, point.offset);
-  const GdnStepOutputs outputs = run();
+  run(outputs_);
   inputs_.clear_hot();
+  const GdnStepOutputs& outputs = outputs_;
   std::vector<ProbeDecoding> decodings(points.size());
   parallel_for(points.size(), worker_count(threads_, points.size()), [&](std::size_t i) {
     ProbeDecoding& decoding = decodings[i];
     decoding.row = points[i].row;
     decoding.offset = points[i].offset;
-    // Every base row is the same: comparing with row 0 keeps one base row in cache.
-    const RowResponse response = extractor_.extract(outputs, decoding.row, base_, 0);
+    // Every base row is normally the same: comparing with row 0 keeps one base row in cache.
+    const RowResponse response =
+        extractor_.extract(outputs, decoding.row, base_, base_rows_identical_ ? 0 : decoding.row);
     if (response.changed) decoder_->decode(response, decoding);
   });
   return decodings;
@@ -67,8 +69,9 @@ std::vector<ProbeDecoding> ProbeSession::probe(const std::vector<ProbePoint>& po
 
 std::vector<ProbeDecoding> ProbeSession::probe_all_rows(ProbePoint point) {
   inputs_.set_hot(point.row, point.offset);
-  const GdnStepOutputs outputs = run();
+  run(outputs_);
   inputs_.clear_hot();
+  const GdnStepOutputs& outputs = outputs_;
   std::vector<ProbeDecoding> decodings;
   for (std::int64_t row = 0; row < inputs_.batch(); ++row) {
     const RowResponse response = extractor_.extract(outputs, row, base_, row);

@@ -43,7 +43,7 @@ class ProbeSession {
   std::vector<std::int64_t> base_rows_differing() const;
 
  private:
-  GdnStepOutputs run();
+  void run(GdnStepOutputs& outputs);
 
   GdnRunner& runner_;
   const ProbeTarget& target_;
@@ -51,6 +51,8 @@ class ProbeSession {
   GdnReference model_;  // the reference reading as the kernel claims to read
   ProbeInputs inputs_;
   GdnStepOutputs base_;
+  GdnStepOutputs outputs_;  // reused by every call: runners may keep its buffers
+  bool base_rows_identical_ = true;
   ResponseExtractor extractor_;
   std::unique_ptr<ResponsePredictor> predictor_;
   std::unique_ptr<ProbeDecoder> decoder_;

@@ -28,9 +28,11 @@ ChartAxis::ChartAxis(double low, double high, double pixel_low, double pixel_hig
   if (logarithmic_) {
     // Snap to 1-2-5 values so the frame starts and ends on a tick.
     const double low_decade = std::pow(10.0, std::floor(std::log10(low)));
-    low_ = low >= 5 * low_decade ? 5 * low_decade : low >= 2 * low_decade ? 2 * low_decade : low_decade;
+    low_ = low >= 5 * low_decade   ? 5 * low_decade
+           : low >= 2 * low_decade ? 2 * low_decade
+                                   : low_decade;
     const double high_decade = std::pow(10.0, std::floor(std::log10(high)));
-    high_ = high <= high_decade ? high_decade
+    high_ = high <= high_decade       ? high_decade
             : high <= 2 * high_decade ? 2 * high_decade
             : high <= 5 * high_decade ? 5 * high_decade
                                       : 10 * high_decade;
@@ -46,7 +48,8 @@ double ChartAxis::transform(double value) const {
 }
 
 double ChartAxis::pixel(double value) const {
-  const double fraction = (transform(value) - transform(low_)) / (transform(high_) - transform(low_));
+  const double fraction =
+      (transform(value) - transform(low_)) / (transform(high_) - transform(low_));
   return pixel_low_ + fraction * (pixel_high_ - pixel_low_);
 }
 
@@ -61,11 +64,13 @@ std::vector<double> ChartAxis::ticks() const {
       for (double multiple : {1.0, 2.0, 5.0}) {
         if (decades > 3 && multiple != 1.0) continue;  // keep wide ranges readable
         const double value = multiple * std::pow(10.0, exponent);
-        if (value >= low_ * (1 - tolerance) && value <= high_ * (1 + tolerance)) values.push_back(value);
+        if (value >= low_ * (1 - tolerance) && value <= high_ * (1 + tolerance))
+          values.push_back(value);
       }
   } else {
     const double step = nice_step(high_ - low_, 6);
-    for (double value = low_; value <= high_ + step * tolerance; value += step) values.push_back(value);
+    for (double value = low_; value <= high_ + step * tolerance; value += step)
+      values.push_back(value);
   }
   return values;
 }

@@ -32,7 +32,9 @@ std::string format_significant(double value) {
   return printf_string("%.3g", value);
 }
 
-std::string format_us(double microseconds) { return format_significant(microseconds) + " µs"; }
+std::string format_us(double microseconds) {
+  return format_significant(microseconds) + " µs";
+}
 
 std::string format_spread(const Summary& us) {
   return format_us(us.median) + " [" + format_significant(us.p10) + "–" +
@@ -59,6 +61,8 @@ std::string format_percent(double fraction) {
   return printf_string("%.1f", fraction * 100.0) + " %";
 }
 
-std::string format_ratio(double ratio) { return printf_string("%.2f", ratio) + "×"; }
+std::string format_ratio(double ratio) {
+  return printf_string("%.2f", ratio) + "×";
+}
 
 }  // namespace layoutcheck

@@ -13,12 +13,12 @@ namespace layoutcheck {
 // Three significant digits without exponent: 3.23, 17.0, 153, 1234.
 std::string format_significant(double value);
 
-std::string format_us(double microseconds);      // "3.23 µs"
-std::string format_spread(const Summary& us);    // "3.23 µs [3.20–3.31]"
-std::string format_bytes(std::int64_t bytes);    // "192 B", "80.6 kB", "6.45 MB"
-std::string format_bytes(const ByteCount& bytes);  // "6.45 MB/row + 80.6 kB"
+std::string format_us(double microseconds);             // "3.23 µs"
+std::string format_spread(const Summary& us);           // "3.23 µs [3.20–3.31]"
+std::string format_bytes(std::int64_t bytes);           // "192 B", "80.6 kB", "6.45 MB"
+std::string format_bytes(const ByteCount& bytes);       // "6.45 MB/row + 80.6 kB"
 std::string format_bandwidth(double bytes_per_second);  // "4.26 TB/s"
-std::string format_percent(double fraction);     // "87.3 %"
-std::string format_ratio(double ratio);          // "1.19×"
+std::string format_percent(double fraction);            // "87.3 %"
+std::string format_ratio(double ratio);                 // "1.19×"
 
 }  // namespace layoutcheck

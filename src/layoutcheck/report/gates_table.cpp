@@ -48,7 +48,8 @@ std::string multi_step_bitwise_cell(const GateRecord& gates) {
 
 std::string determinism_cell(const GateRecord& gates) {
   if (!gates.determinism) return "not run";
-  return gates.determinism->outputs.equal() ? "bitwise identical" : bitwise_cell(gates.determinism->outputs);
+  return gates.determinism->outputs.equal() ? "bitwise identical"
+                                            : bitwise_cell(gates.determinism->outputs);
 }
 
 std::string probe_cell(const GateRecord& gates) {
@@ -59,7 +60,8 @@ std::string probe_cell(const GateRecord& gates) {
 
 std::string batches_text(const BenchReport& report) {
   std::string text;
-  for (std::int64_t batch : report.batches) text += (text.empty() ? "" : ", ") + std::to_string(batch);
+  for (std::int64_t batch : report.batches)
+    text += (text.empty() ? "" : ", ") + std::to_string(batch);
   return text;
 }
 
@@ -79,8 +81,8 @@ std::string render_gates_section(const BenchReport& report) {
       << ", state rel L2 ≤ " << format_error(bound.state_rel_l2)
       << ", conv state bitwise equal (worst batch shown)\n";
   out << "- multi-step: " << steps << " consecutive steps at batch " << multi_step_batch
-      << "; output rel L2 ≤ " << format_error(bound.multi_step_output_rel_l2)
-      << ", state rel L2 ≤ " << format_error(bound.multi_step_state_rel_l2)
+      << "; output rel L2 ≤ " << format_error(bound.multi_step_output_rel_l2) << ", state rel L2 ≤ "
+      << format_error(bound.multi_step_state_rel_l2)
       << " at each checkpoint (fp32 rounding accumulates over many steps; a layout error gives "
          "errors of order one); pure data movement bitwise equal\n";
   out << "- determinism: the same inputs run twice, every output bitwise identical\n\n";

@@ -102,7 +102,8 @@ Json path_json(const BenchReport& report, const PathResult& path) {
                      .set("bytes_per_layer", bytes)
                      .set("floor_us", floor_us(bytes, bandwidth));
     if (timing.per_layer.median > 0)
-      entry.set("bandwidth_fraction", bandwidth_fraction(bytes, timing.per_layer.median, bandwidth));
+      entry.set("bandwidth_fraction",
+                bandwidth_fraction(bytes, timing.per_layer.median, bandwidth));
     if (timing.hot.count) entry.set("hot_us", summary_json(timing.hot, timing.hot_us));
     timings.push(entry);
   }
@@ -178,10 +179,9 @@ BitwiseCheck bitwise(const Json& value) {
 GateRecord gates_from(const Json& value) {
   GateRecord gates;
   for (const Json& check : member(value, "reference").items())
-    gates.reference.push_back({member(check, "batch").as_int(),
-                               number(member(check, "output_rel_l2")),
-                               number(member(check, "state_rel_l2")),
-                               bitwise(member(check, "conv_state"))});
+    gates.reference.push_back(
+        {member(check, "batch").as_int(), number(member(check, "output_rel_l2")),
+         number(member(check, "state_rel_l2")), bitwise(member(check, "conv_state"))});
   if (const Json* multi = value.find("multi_step")) {
     MultiStepGate gate;
     gate.batch = member(*multi, "batch").as_int();
@@ -198,8 +198,9 @@ GateRecord gates_from(const Json& value) {
     gates.determinism = DeterminismGate{static_cast<int>(member(*determinism, "runs").as_int()),
                                         bitwise(member(*determinism, "outputs"))};
   if (const Json* probe = value.find("probe"))
-    gates.probe = ProbeGate{member(*probe, "source").as_string(),
-                            member(*probe, "elements").as_int(), member(*probe, "misread").as_int()};
+    gates.probe =
+        ProbeGate{member(*probe, "source").as_string(), member(*probe, "elements").as_int(),
+                  member(*probe, "misread").as_int()};
   for (const Json& failure : member(value, "failures").items())
     gates.failures.push_back(failure.as_string());
   return gates;
@@ -211,11 +212,10 @@ PathResult path_from(const Json& value) {
   path.description = member(value, "description").as_string();
   path.negative_control = member(value, "negative_control").as_bool();
   for (const Json& stage : member(value, "stages").items())
-    path.stages.push_back({member(stage, "name").as_string(), member(stage, "launches").as_int(),
-                           byte_count(member(stage, "bytes_read")),
-                           byte_count(member(stage, "bytes_written")),
-                           member(stage, "production_runs_it").as_bool(),
-                           member(stage, "note").as_string()});
+    path.stages.push_back(
+        {member(stage, "name").as_string(), member(stage, "launches").as_int(),
+         byte_count(member(stage, "bytes_read")), byte_count(member(stage, "bytes_written")),
+         member(stage, "production_runs_it").as_bool(), member(stage, "note").as_string()});
   path.gates = gates_from(member(value, "gates"));
   const Json& validity = member(value, "validity");
   path.validity.valid = member(validity, "valid").as_bool();
@@ -264,7 +264,8 @@ BenchReport report_from(const Json& document) {
   for (const Json& pair : member(document, "comparisons").items())
     report.comparisons.emplace_back(member(pair, "candidate").as_string(),
                                     member(pair, "reference").as_string());
-  for (const Json& path : member(document, "paths").items()) report.paths.push_back(path_from(path));
+  for (const Json& path : member(document, "paths").items())
+    report.paths.push_back(path_from(path));
   return report;
 }
 
@@ -301,11 +302,11 @@ Json bench_report_to_json(const BenchReport& report) {
                          .set("warmup_replays", report.method.warmup_replays)
                          .set("replays", report.method.replays)
                          .set("hot_replays", report.method.hot_replays))
-      .set("copy_bandwidth",
-           Json::object()
-               .set("bytes_per_copy", report.copy_bandwidth.bytes_per_copy)
-               .set("copy_us", summary_json(report.copy_bandwidth.copy, report.copy_bandwidth.copy_us))
-               .set("bytes_per_second", report.copy_bandwidth.bytes_per_second()))
+      .set("copy_bandwidth", Json::object()
+                                 .set("bytes_per_copy", report.copy_bandwidth.bytes_per_copy)
+                                 .set("copy_us", summary_json(report.copy_bandwidth.copy,
+                                                              report.copy_bandwidth.copy_us))
+                                 .set("bytes_per_second", report.copy_bandwidth.bytes_per_second()))
       .set("minimum_traffic", bytes_json(report.minimum_traffic))
       .set("minimum_floor", floors)
       .set("thresholds", Json::object()

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "layoutcheck/report/format.h"
 #include "layoutcheck/report/fairness_table.h"
+#include "layoutcheck/report/format.h"
 #include "layoutcheck/report/gates_table.h"
 #include "layoutcheck/report/path_summary.h"
 
@@ -33,7 +33,8 @@ std::string verdict_label(const PathResult& path) {
 
 void write_header(std::ostream& out, const BenchReport& report) {
   std::vector<std::string> sizes;
-  for (const auto& [name, value] : report.sizes) sizes.push_back(name + "=" + std::to_string(value));
+  for (const auto& [name, value] : report.sizes)
+    sizes.push_back(name + "=" + std::to_string(value));
   const CopyBandwidth& copy = report.copy_bandwidth;
   out << "# layoutcheck bench: " << report.case_name << "\n\n";
   out << "- device: " << report.device << " (backend " << report.backend << ")\n";
@@ -65,8 +66,8 @@ std::string speedup_cell(const BenchReport& report, const PathResult& path, std:
 
 void write_batch_table(std::ostream& out, const BenchReport& report, std::int64_t batch) {
   out << "### batch " << batch << "\n\n";
-  out << "Minimum traffic " << format_bytes(report.minimum_traffic.at(batch))
-      << "/layer → floor **" << format_us(minimum_floor_us(report, batch)) << "** per layer.\n\n";
+  out << "Minimum traffic " << format_bytes(report.minimum_traffic.at(batch)) << "/layer → floor **"
+      << format_us(minimum_floor_us(report, batch)) << "** per layer.\n\n";
   out << "| path | gates | time/layer median [p10–p90] | hot, 1 layer (cache-resident) | "
          "traffic/layer | floor | % of copy BW | vs "
       << report.baseline << " |\n";
@@ -83,8 +84,8 @@ void write_batch_table(std::ostream& out, const BenchReport& report, std::int64_
     const BatchTiming* timing = path.timing_at(batch);
     out << verdict_label(path) << " | ";
     if (timing == nullptr) {
-      out << "not timed | — | " << format_bytes(bytes) << " | " << format_us(floor_us(bytes, bandwidth))
-          << " | — | — |\n";
+      out << "not timed | — | " << format_bytes(bytes) << " | "
+          << format_us(floor_us(bytes, bandwidth)) << " | — | — |\n";
       continue;
     }
     out << format_spread(timing->per_layer) << " | "

@@ -16,7 +16,8 @@ template <class Member>
 std::optional<WorstError> worst_error(const GateRecord& gates, Member member) {
   std::optional<WorstError> worst;
   for (const ReferenceCheck& check : gates.reference)
-    if (!worst || worse(check.*member, worst->value)) worst = WorstError{check.*member, check.batch};
+    if (!worst || worse(check.*member, worst->value))
+      worst = WorstError{check.*member, check.batch};
   return worst;
 }
 

@@ -31,11 +31,20 @@ std::string escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -54,10 +63,12 @@ std::string tick_label(double value) {
 }
 
 void marker(std::ostream& out, int shape, double x, double y, const char* colour) {
-  const std::string style = " fill=\"" + std::string(colour) + "\" stroke=\"white\" stroke-width=\"1\"";
+  const std::string style =
+      " fill=\"" + std::string(colour) + "\" stroke=\"white\" stroke-width=\"1\"";
   switch (shape % 4) {
     case 0:
-      out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(y) << "\" r=\"4.5\"" << style << "/>";
+      out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(y) << "\" r=\"4.5\"" << style
+          << "/>";
       break;
     case 1:
       out << "<rect x=\"" << number(x - 4.5) << "\" y=\"" << number(y - 4.5)
@@ -138,13 +149,14 @@ void draw_times(std::ostream& out, const PathResult& path, int index, const Char
   out << "</g>\n";
 }
 
-double fraction_of_copy(const BenchReport& report, const PathResult& path, const BatchTiming& timing) {
+double fraction_of_copy(const BenchReport& report, const PathResult& path,
+                        const BatchTiming& timing) {
   return bandwidth_fraction(total_bytes(path.stages).at(timing.batch), timing.per_layer.median,
                             report.copy_bandwidth.bytes_per_second());
 }
 
-void draw_fractions(std::ostream& out, const BenchReport& report, const PathResult& path,
-                    int index, const ChartAxis& x, const ChartAxis& y) {
+void draw_fractions(std::ostream& out, const BenchReport& report, const PathResult& path, int index,
+                    const ChartAxis& x, const ChartAxis& y) {
   const char* colour = kColours[index % kColourCount];
   auto percent = [&](const BatchTiming& timing) {
     return 100.0 * fraction_of_copy(report, path, timing);
@@ -173,7 +185,8 @@ void draw_legend(std::ostream& out, const BenchReport& report,
   }
   out << "<line x1=\"" << kLegendX << "\" x2=\"" << kLegendX + 26 << "\" y1=\"" << row << "\" y2=\""
       << row << "\" stroke=\"#555\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"/>\n";
-  out << "<text x=\"" << kLegendX + 34 << "\" y=\"" << row + 4 << "\">floor: minimum traffic</text>\n";
+  out << "<text x=\"" << kLegendX + 34 << "\" y=\"" << row + 4
+      << "\">floor: minimum traffic</text>\n";
   out << "<text x=\"" << kLegendX + 34 << "\" y=\"" << row + 19 << "\">÷ copy bandwidth</text>\n";
   row += 48;
   for (const PathResult& path : report.paths) {
@@ -215,8 +228,8 @@ std::string render_timing_chart(const BenchReport& report) {
   const ChartAxis fraction_axis(0, highest_percent, kFractionPanel.bottom, kFractionPanel.top);
 
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
-      << kHeight << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+      << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
       << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
   out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out << "<text x=\"" << kLeft << "\" y=\"28\" font-size=\"17\" font-weight=\"bold\">"
@@ -231,7 +244,8 @@ std::string render_timing_chart(const BenchReport& report) {
     draw_times(out, *drawn[i], static_cast<int>(i), x, time_axis);
 
   out << "<text x=\"" << kLeft << "\" y=\"" << kFractionPanel.top - 12
-      << "\" font-size=\"13\" font-weight=\"bold\">bandwidth reached: declared bytes ÷ median time, "
+      << "\" font-size=\"13\" font-weight=\"bold\">bandwidth reached: declared bytes ÷ median "
+         "time, "
          "as % of the copy</text>\n";
   draw_frame(out, kFractionPanel, x, fraction_axis, report.batches);
   for (std::size_t i = 0; i < drawn.size(); ++i)
