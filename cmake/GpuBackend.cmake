@@ -36,6 +36,9 @@ elseif(_backend STREQUAL "hip")
     message(FATAL_ERROR "layoutcheck: the hip backend builds with hipcc as the C++ compiler: "
                         "configure with -DCMAKE_CXX_COMPILER=hipcc")
   endif()
+  # hipcc compiles every .cpp as HIP for some default GPU; the host code is plain C++ (faster, and
+  # clang 15's device pass crashes on some of it). The .hip files switch back with -xhip.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-xc++>)
   set(AMDGPU_TARGETS "${LAYOUTCHECK_HIP_ARCHS}" CACHE STRING "" FORCE)
   set(GPU_TARGETS "${LAYOUTCHECK_HIP_ARCHS}" CACHE STRING "" FORCE)
   find_package(hip REQUIRED)

@@ -75,7 +75,7 @@ struct StagedHead {
 // Stages q, k (whole key head h), v and the norm gate (columns v0 .. v0+tile-1 of value head hv)
 // for a fused kernel reading qkvz through Layout. The V channels' conv state belongs to this
 // block and is shifted here; the Q/K channels' state is shared by every block of the key head and
-// is shifted later by shift_qk_conv_state_when_last.
+// is shifted once every block of the key head has read it (arrive_qk / shift_qk_conv_state).
 template <class Layout>
 __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
                                    int v0, int tile, const StagedHead& staged) {
@@ -108,25 +108,23 @@ __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, 
   }
 }
 
-// The blocks that read key head h's Q/K conv state (blocks_sharing of them) each arrive at a
-// counter once their reads are done; the last to arrive shifts the state and resets the counter.
-// No block waits for another, so there is no deadlock whatever the scheduling, and every block
-// read the unshifted state. @pre all threads call it; staged values are already computed.
+// The blocks that read key head h's Q/K conv state (`sharers` of them) each arrive at a counter
+// once their reads are done; the last to arrive shifts the state and resets the counter. No block
+// waits for another, so there is no deadlock whatever the scheduling, and every block reads the
+// unshifted state. Arriving is split from acting so the atomic's round trip overlaps the state
+// work: thread 0 calls arrive_qk() right after the block synchronised on its staged values, and
+// every thread of the block that arrived last calls shift_qk_conv_state() at the end.
+__device__ inline int* qk_counter(const GdnDecodeArgs& args, const GdnDims& d, int b, int h) {
+  return args.sync_counters + b * d.H + h;
+}
+
+__device__ inline int arrive_qk(const GdnDecodeArgs& args, const GdnDims& d, int b, int h) {
+  return atomicAdd(qk_counter(args, d, b, h), 1);
+}
+
 template <class Layout>
-__device__ void shift_qk_conv_state_when_last(const GdnDecodeArgs& args, const GdnDims& d, int b,
-                                              int h, int blocks_sharing, int* last_flag) {
-  __syncthreads();  // this block's reads of the taps are complete (their values are staged)
-  if (threadIdx.x == 0) {
-    __threadfence();
-    int* counter = args.sync_counters + b * d.H + h;
-    const int arrived = atomicAdd(counter, 1);
-    const bool last = arrived == blocks_sharing - 1;
-    if (last) *counter = 0;  // every sharer has arrived: ready for the next launch
-    *last_flag = last ? 1 : 0;
-  }
-  __syncthreads();
-  if (*last_flag == 0) return;
-  __threadfence();
+__device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d, int b, int h) {
+  if (threadIdx.x == 0) *qk_counter(args, d, b, h) = 0;  // every sharer has arrived
   const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
   unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
   for (int i = static_cast<int>(threadIdx.x); i < 2 * d.K; i += static_cast<int>(blockDim.x)) {

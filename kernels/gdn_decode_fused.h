@@ -28,57 +28,80 @@ __host__ __device__ inline long long fused_workspace_floats(long long batch, lon
   return batch * HV * (V + kMaxTilesPerHead);
 }
 
-// out = o * rsqrt(mean(o^2) + eps) * gate for columns [v0, v0 + tile) of head hv; with several
-// tiles the last block of the head finishes the norm for all of them.
-__device__ inline void gated_rmsnorm_out(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
-                                         int v0, int tile, const float* o, const float* gate,
-                                         float* scratch, int* last_flag) {
+// The gated RMSNorm out = o * rsqrt(mean(o^2) + eps) * gate, for columns [v0, v0 + tile) of
+// head hv. With one block per head (tiles == 1) it writes the output and returns -1. With several,
+// each block publishes its gated o and its partial sum of o^2 to the workspace and arrives at the
+// head's counter; the return value (thread 0's) says how many arrived before, and the last block
+// finishes the norm for the whole head in finish_gated_rmsnorm. Publishing before the state is
+// stored keeps the fence cheap and lets the atomic's round trip overlap the stores.
+__device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d, long long head) {
+  return args.sync_counters + args.batch * d.H + head;
+}
+
+__device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
+                                    int v0, int tile, const float* o, const float* gate,
+                                    float* scratch) {
   const int tiles = static_cast<int>(gridDim.x);
-  const int tile_index = static_cast<int>(blockIdx.x);
   float sum[1] = {0.0f};
   for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
     sum[0] += o[j] * o[j];
   wave::block_sum<1>(sum, scratch);
-  unsigned short* out = args.out + (static_cast<long long>(b) * d.HV + hv) * d.V;
+  const long long head = static_cast<long long>(b) * d.HV + hv;
   if (tiles == 1) {
+    unsigned short* out = args.out + head * d.V;
     const float inverse_rms = 1.0f / sqrtf(sum[0] / static_cast<float>(d.V) + kNormEpsilon);
     for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
       out[v0 + j] = float_to_bf16(o[j] * inverse_rms * gate[j]);
-    return;
+    return -1;
   }
-  const long long head = static_cast<long long>(b) * d.HV + hv;
   float* gated = args.workspace + head * d.V;
   float* partials = args.workspace + args.batch * d.HV * d.V + head * tiles;
   for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
     gated[v0 + j] = o[j] * gate[j];
-  if (threadIdx.x == 0) partials[tile_index] = sum[0];
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum[0];
   __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) {
-    int* counter = args.sync_counters + args.batch * d.H + head;
-    const int arrived = atomicAdd(counter, 1);
-    const bool last = arrived == tiles - 1;
-    if (last) *counter = 0;
-    *last_flag = last ? 1 : 0;
-  }
-  __syncthreads();
-  if (*last_flag == 0) return;
+  return threadIdx.x == 0 ? atomicAdd(norm_counter(args, d, head), 1) : -1;
+}
+
+// Run by every thread of the block that arrived last at the head's norm counter.
+__device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d, int b,
+                                            int hv) {
+  const int tiles = static_cast<int>(gridDim.x);
+  const long long head = static_cast<long long>(b) * d.HV + hv;
+  if (threadIdx.x == 0) *norm_counter(args, d, head) = 0;
   __threadfence();
   // Written by other blocks: read around the (non-coherent) L1.
-  const volatile float* other_partials = partials;
-  const volatile float* other_gated = gated;
+  const volatile float* partials = args.workspace + args.batch * d.HV * d.V + head * tiles;
+  const volatile float* gated = args.workspace + head * d.V;
   float total = 0.0f;
-  for (int t = 0; t < tiles; ++t) total += other_partials[t];  // fixed order: deterministic
+  for (int t = 0; t < tiles; ++t) total += partials[t];  // fixed order: deterministic
   const float inverse_rms = 1.0f / sqrtf(total / static_cast<float>(d.V) + kNormEpsilon);
+  unsigned short* out = args.out + head * d.V;
   for (int v = static_cast<int>(threadIdx.x); v < d.V; v += static_cast<int>(blockDim.x))
-    out[v] = float_to_bf16(other_gated[v] * inverse_rms);
+    out[v] = float_to_bf16(gated[v] * inverse_rms);
+}
+
+// The end of every fused launch: thread 0 holds the arrival counts of the Q/K conv-state and norm
+// handshakes; the last arrivals do the shared work.
+template <class Layout>
+__device__ inline void finish_shared_work(const GdnDecodeArgs& args, const GdnDims& d, int b,
+                                          int hv, int qk_arrived, int norm_arrived, int* flags) {
+  const int tiles = static_cast<int>(gridDim.x);
+  if (threadIdx.x == 0) {
+    flags[0] = qk_arrived == d.G() * tiles - 1;
+    flags[1] = tiles > 1 && norm_arrived == tiles - 1;
+  }
+  __syncthreads();
+  if (flags[0]) shift_qk_conv_state<Layout>(args, d, b, hv / d.G());
+  if (flags[1]) finish_gated_rmsnorm(args, d, b, hv);
 }
 
 // Fast path: K = kKeyDim and V = tiles * kTile at compile time; grid (tiles, HV, batch),
 // StateTile<State, kKeyDim, kTile>::kThreads threads.
 template <class Layout, class State, int kKeyDim, int kTile>
 __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
-                                    (StateTile<State, kKeyDim, kTile>::kMinBlocks))
+                                  (StateTile<State, kKeyDim, kTile>::kMinBlocks))
     gdn_decode_fused_tiled(GdnDecodeArgs args) {
   using Tile = StateTile<State, kKeyDim, kTile>;
   __shared__ float q[kKeyDim];
@@ -89,7 +112,7 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
   __shared__ float o[kTile];
   __shared__ float reduction[Tile::kReductionFloats];
   __shared__ float scratch[wave::kMaxBlockWaves * 3];
-  __shared__ int last_flag;
+  __shared__ int flags[2];
 
   const GdnDims d = dims_of(args);
   const int hv = static_cast<int>(blockIdx.y);
@@ -102,12 +125,12 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
   stage_fused_inputs<Layout>(args, d, b, hv, v0, kTile, StagedHead{q, k, value, gate});
   const Gates gates = load_gates<Layout>(args, d, b, hv);
   __syncthreads();
+  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
-  shift_qk_conv_state_when_last<Layout>(args, d, b, hv / d.G(),
-                                        d.G() * static_cast<int>(gridDim.x), &last_flag);
   tile.project(q, k, norm, gates, value, u, o, reduction);
+  const int norm_arrived = gated_rmsnorm(args, d, b, hv, v0, kTile, o, gate, scratch);
   tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
-  gated_rmsnorm_out(args, d, b, hv, v0, kTile, o, gate, scratch, &last_flag);
+  finish_shared_work<Layout>(args, d, b, hv, qk_arrived, norm_arrived, flags);
 }
 
 // Any K, V (odd shapes): grid (1, HV, batch), kGenericThreads threads, dynamic shared memory of
@@ -146,7 +169,7 @@ __device__ void update_state_generic(float* state_row, const GdnDims& d, int hv,
 template <class Layout, class State>
 __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnDecodeArgs args) {
   extern __shared__ float shared[];
-  __shared__ int last_flag;
+  __shared__ int flags[2];
   const GdnDims d = dims_of(args);
   float* q = shared;
   float* k = q + d.K;
@@ -162,11 +185,12 @@ __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnD
   stage_fused_inputs<Layout>(args, d, b, hv, 0, d.V, StagedHead{q, k, value, gate});
   const Gates gates = load_gates<Layout>(args, d, b, hv);
   __syncthreads();
+  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const QkNorm norm = l2norm_qk(q, k, d.K, scratch);
-  shift_qk_conv_state_when_last<Layout>(args, d, b, hv / d.G(), d.G(), &last_flag);
   update_state_generic<State>(state_row, d, hv, q, k, norm, gates, value, u, o);
   __syncthreads();
-  gated_rmsnorm_out(args, d, b, hv, 0, d.V, o, gate, scratch, &last_flag);
+  gated_rmsnorm(args, d, b, hv, 0, d.V, o, gate, scratch);
+  finish_shared_work<Layout>(args, d, b, hv, qk_arrived, -1, flags);
 }
 
 }  // namespace layoutcheck::kernels

@@ -35,7 +35,7 @@ LC_CONTRACT_FN Index offset_Q(const Symbols<Index>& s, Index h, Index k, Index t
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index W = s.W;
   [[maybe_unused]] const Index G = HV / H;
-  return (0) + h * (384) + k * (3) + t * (1);
+  return (0) + h * (K*(W - 1)) + k * (W - 1) + t * (1);
 }
 
 template <class Index>
@@ -46,7 +46,7 @@ LC_CONTRACT_FN Index elements_Q(const Symbols<Index>& s) {
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index W = s.W;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (16) * (128) * (3);
+  return Index(1) * (H) * (K) * (W - 1);
 }
 
 // K[h, k, t]: (16,128,3):(384,3,1) @ 6144 at the defaults
@@ -58,7 +58,7 @@ LC_CONTRACT_FN Index offset_K(const Symbols<Index>& s, Index h, Index k, Index t
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index W = s.W;
   [[maybe_unused]] const Index G = HV / H;
-  return (6144) + h * (384) + k * (3) + t * (1);
+  return (H*K*(W - 1)) + h * (K*(W - 1)) + k * (W - 1) + t * (1);
 }
 
 template <class Index>
@@ -69,7 +69,7 @@ LC_CONTRACT_FN Index elements_K(const Symbols<Index>& s) {
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index W = s.W;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (16) * (128) * (3);
+  return Index(1) * (H) * (K) * (W - 1);
 }
 
 // V[hv, v, t]: (48,128,3):(384,3,1) @ 12288 at the defaults
@@ -81,7 +81,7 @@ LC_CONTRACT_FN Index offset_V(const Symbols<Index>& s, Index hv, Index v, Index 
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index W = s.W;
   [[maybe_unused]] const Index G = HV / H;
-  return (12288) + hv * (384) + v * (3) + t * (1);
+  return (2*H*K*(W - 1)) + hv * (V*(W - 1)) + v * (W - 1) + t * (1);
 }
 
 template <class Index>
@@ -92,7 +92,7 @@ LC_CONTRACT_FN Index elements_V(const Symbols<Index>& s) {
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index W = s.W;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48) * (128) * (3);
+  return Index(1) * (HV) * (V) * (W - 1);
 }
 
 

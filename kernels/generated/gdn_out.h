@@ -33,7 +33,7 @@ LC_CONTRACT_FN Index offset_O(const Symbols<Index>& s, Index hv, Index v) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (0) + hv * (128) + v * (1);
+  return (0) + hv * (V) + v * (1);
 }
 
 template <class Index>
@@ -43,7 +43,7 @@ LC_CONTRACT_FN Index elements_O(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48) * (128);
+  return Index(1) * (HV) * (V);
 }
 
 

@@ -44,7 +44,7 @@ LC_CONTRACT_FN Index elements_B(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48);
+  return Index(1) * (HV);
 }
 
 // A[hv]: (48):(1) @ 48 at the defaults
@@ -56,7 +56,7 @@ LC_CONTRACT_FN Index offset_A(const Symbols<Index>& s, Index hv) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (48) + hv * (1);
+  return (HV) + hv * (1);
 }
 
 template <class Index>
@@ -66,7 +66,7 @@ LC_CONTRACT_FN Index elements_A(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48);
+  return Index(1) * (HV);
 }
 
 

@@ -34,7 +34,7 @@ LC_CONTRACT_FN Index offset_Q(const Symbols<Index>& s, Index h, Index k) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (0) + h * (128) + k * (1);
+  return (0) + h * (K) + k * (1);
 }
 
 template <class Index>
@@ -44,7 +44,7 @@ LC_CONTRACT_FN Index elements_Q(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (16) * (128);
+  return Index(1) * (H) * (K);
 }
 
 // K[h, k]: (16,128):(128,1) @ 2048 at the defaults
@@ -56,7 +56,7 @@ LC_CONTRACT_FN Index offset_K(const Symbols<Index>& s, Index h, Index k) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (2048) + h * (128) + k * (1);
+  return (H*K) + h * (K) + k * (1);
 }
 
 template <class Index>
@@ -66,7 +66,7 @@ LC_CONTRACT_FN Index elements_K(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (16) * (128);
+  return Index(1) * (H) * (K);
 }
 
 // V[hv, v]: (48,128):(128,1) @ 4096 at the defaults
@@ -78,7 +78,7 @@ LC_CONTRACT_FN Index offset_V(const Symbols<Index>& s, Index hv, Index v) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (4096) + hv * (128) + v * (1);
+  return (2*H*K) + hv * (V) + v * (1);
 }
 
 template <class Index>
@@ -88,7 +88,7 @@ LC_CONTRACT_FN Index elements_V(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48) * (128);
+  return Index(1) * (HV) * (V);
 }
 
 // Z[hv, v]: (48,128):(128,1) @ 10240 at the defaults
@@ -100,7 +100,7 @@ LC_CONTRACT_FN Index offset_Z(const Symbols<Index>& s, Index hv, Index v) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (10240) + hv * (128) + v * (1);
+  return (2*H*K + HV*V) + hv * (V) + v * (1);
 }
 
 template <class Index>
@@ -110,7 +110,7 @@ LC_CONTRACT_FN Index elements_Z(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48) * (128);
+  return Index(1) * (HV) * (V);
 }
 
 

@@ -34,9 +34,9 @@ LC_CONTRACT_FN Index offset_B(const Symbols<Index>& s, Index hv) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  const Index hv_r = hv % (3);
-  const Index hv_h = hv / (3);
-  return (0) + hv_r * (1) + hv_h * (6);
+  const Index hv_r = hv % (G);
+  const Index hv_h = hv / (G);
+  return (0) + hv_r * (1) + hv_h * (2*G);
 }
 
 template <class Index>
@@ -46,7 +46,7 @@ LC_CONTRACT_FN Index elements_B(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (3) * (16);
+  return Index(1) * (G) * (H);
 }
 
 // A[hv]: ((3,16)):((1,6)) @ 3 at the defaults
@@ -58,9 +58,9 @@ LC_CONTRACT_FN Index offset_A(const Symbols<Index>& s, Index hv) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  const Index hv_r = hv % (3);
-  const Index hv_h = hv / (3);
-  return (3) + hv_r * (1) + hv_h * (6);
+  const Index hv_r = hv % (G);
+  const Index hv_h = hv / (G);
+  return (G) + hv_r * (1) + hv_h * (2*G);
 }
 
 template <class Index>
@@ -70,7 +70,7 @@ LC_CONTRACT_FN Index elements_A(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (3) * (16);
+  return Index(1) * (G) * (H);
 }
 
 

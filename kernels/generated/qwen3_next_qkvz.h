@@ -34,7 +34,7 @@ LC_CONTRACT_FN Index offset_Q(const Symbols<Index>& s, Index h, Index k) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (0) + h * (1024) + k * (1);
+  return (0) + h * (2*K + 2*G*V) + k * (1);
 }
 
 template <class Index>
@@ -44,7 +44,7 @@ LC_CONTRACT_FN Index elements_Q(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (16) * (128);
+  return Index(1) * (H) * (K);
 }
 
 // K[h, k]: (16,128):(1024,1) @ 128 at the defaults
@@ -56,7 +56,7 @@ LC_CONTRACT_FN Index offset_K(const Symbols<Index>& s, Index h, Index k) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (128) + h * (1024) + k * (1);
+  return (K) + h * (2*K + 2*G*V) + k * (1);
 }
 
 template <class Index>
@@ -66,7 +66,7 @@ LC_CONTRACT_FN Index elements_K(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (16) * (128);
+  return Index(1) * (H) * (K);
 }
 
 // V[hv, v]: ((3,16),128):((128,1024),1) @ 256 at the defaults
@@ -78,9 +78,9 @@ LC_CONTRACT_FN Index offset_V(const Symbols<Index>& s, Index hv, Index v) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  const Index hv_r = hv % (3);
-  const Index hv_h = hv / (3);
-  return (256) + hv_r * (128) + hv_h * (1024) + v * (1);
+  const Index hv_r = hv % (G);
+  const Index hv_h = hv / (G);
+  return (2*K) + hv_r * (V) + hv_h * (2*K + 2*G*V) + v * (1);
 }
 
 template <class Index>
@@ -90,7 +90,7 @@ LC_CONTRACT_FN Index elements_V(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (3) * (16) * (128);
+  return Index(1) * (G) * (H) * (V);
 }
 
 // Z[hv, v]: ((3,16),128):((128,1024),1) @ 640 at the defaults
@@ -102,9 +102,9 @@ LC_CONTRACT_FN Index offset_Z(const Symbols<Index>& s, Index hv, Index v) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  const Index hv_r = hv % (3);
-  const Index hv_h = hv / (3);
-  return (640) + hv_r * (128) + hv_h * (1024) + v * (1);
+  const Index hv_r = hv % (G);
+  const Index hv_h = hv / (G);
+  return (2*K + G*V) + hv_r * (V) + hv_h * (2*K + 2*G*V) + v * (1);
 }
 
 template <class Index>
@@ -114,7 +114,7 @@ LC_CONTRACT_FN Index elements_Z(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (3) * (16) * (128);
+  return Index(1) * (G) * (H) * (V);
 }
 
 

@@ -33,7 +33,7 @@ LC_CONTRACT_FN Index offset_S(const Symbols<Index>& s, Index hv, Index k, Index 
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (0) + hv * (16384) + k * (128) + v * (1);
+  return (0) + hv * (K*V) + k * (V) + v * (1);
 }
 
 template <class Index>
@@ -43,7 +43,7 @@ LC_CONTRACT_FN Index elements_S(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48) * (128) * (128);
+  return Index(1) * (HV) * (K) * (V);
 }
 
 

@@ -33,7 +33,7 @@ LC_CONTRACT_FN Index offset_S(const Symbols<Index>& s, Index hv, Index k, Index 
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return (0) + hv * (16384) + k * (1) + v * (128);
+  return (0) + hv * (V*K) + k * (1) + v * (K);
 }
 
 template <class Index>
@@ -43,7 +43,7 @@ LC_CONTRACT_FN Index elements_S(const Symbols<Index>& s) {
   [[maybe_unused]] const Index K = s.K;
   [[maybe_unused]] const Index V = s.V;
   [[maybe_unused]] const Index G = HV / H;
-  return Index(1) * (48) * (128) * (128);
+  return Index(1) * (HV) * (K) * (V);
 }
 
 

@@ -1,17 +1,201 @@
-// PLACEHOLDER: replaced by the real 'probe' subcommand.
+// layoutcheck probe --producer P.yaml --consumer C.yaml: what a kernel built for C's layout really
+// reads when fed buffers laid out by P, recovered element by element with one-hot probes and
+// judged like `diff` judges the contracts. Exit 0 when clean, 1 on any finding (a misread, an
+// unresolved element, a disagreement with the static diff, values that differ), 2 on bad input.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "common.h"
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/gdn/layouts.h"
+#include "layoutcheck/gdn/standard_layouts.h"
+#include "layoutcheck/probe/probe_sweep.h"
+#include "layoutcheck/probe/runner_registry.h"
+#include "layoutcheck/probe/verdict_render.h"
+#include "layoutcheck/render/report_json.h"
 
 namespace layoutcheck::cli {
+namespace {
+
+struct ProbeCommandOptions {
+  std::string producer;
+  std::string consumer;
+  std::vector<std::string> with;  // contracts of the buffers not probed, as the kernel reads them
+  std::vector<std::string> assignments;
+  std::optional<std::string> buffer;
+  std::string backend = "cpu";
+  bool json = false;
+  bool list_backends = false;
+  std::int64_t max_batch = 0;
+  std::uint64_t seed = 1;
+  std::optional<std::size_t> max_runs;
+};
+
+// Draws "probing qkvz [=====     ]  50% 8192/16384" on stderr once a sweep has run a second.
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::string what)
+      : what_(std::move(what)), enabled_(isatty(STDERR_FILENO) != 0),
+        start_(std::chrono::steady_clock::now()) {}
+  ~ProgressBar() {
+    if (drawn_) std::cerr << "\r" << std::string(72, ' ') << "\r" << std::flush;
+  }
+  void update(std::int64_t done, std::int64_t total) {
+    if (!enabled_ || total <= 0) return;
+    if (std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(kWidth * done / total);
+    std::cerr << "\rprobing " << what_ << " [" << std::string(filled, '=')
+              << std::string(kWidth - filled, ' ') << "] " << 100 * done / total << "% " << done
+              << "/" << total << std::flush;
+    drawn_ = true;
+  }
+
+ private:
+  std::string what_;
+  bool enabled_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// A companion contract next to the consumer: qwen3_next.qkvz.yaml -> qwen3_next.ba.yaml.
+std::optional<std::string> sibling(const std::string& consumer, const std::string& buffer_of_it,
+                                   const std::string& wanted) {
+  const std::filesystem::path path(consumer);
+  const std::string name = path.filename().string();
+  const std::string suffix = "." + buffer_of_it + ".yaml";
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  const std::filesystem::path candidate =
+      path.parent_path() / (name.substr(0, name.size() - suffix.size()) + "." + wanted + ".yaml");
+  if (std::filesystem::exists(candidate)) return candidate.string();
+  return std::nullopt;
+}
+
+// The layouts the kernel claims to read: the consumer for the probed buffer; for the others the
+// --with contracts, else the consumer's siblings, else Qwen3.5's flat layouts and [HV,K,V] state.
+GdnLayouts consumer_layouts(const ProbeCommandOptions& options, const LoadOptions& load,
+                            const Contract& consumer, GdnBuffer probed, const GdnShape& shape,
+                            std::vector<std::string>& assumed) {
+  GdnLayouts layouts = flat_gdn_layouts(shape);
+  std::vector<bool> given(3, false);
+  layout_of(layouts, probed) = consumer;
+  given[static_cast<int>(probed)] = true;
+  for (const std::string& file : options.with) {
+    Contract contract = load_contract(file, load);
+    const GdnBuffer buffer = gdn_buffer_from_name(contract.buffer);
+    if (given[static_cast<int>(buffer)])
+      throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "usage",
+                                  "a second contract for buffer '" + contract.buffer + "'",
+                                  "give one contract per buffer"});
+    layout_of(layouts, buffer) = std::move(contract);
+    given[static_cast<int>(buffer)] = true;
+  }
+  for (GdnBuffer buffer : {GdnBuffer::qkvz, GdnBuffer::ba, GdnBuffer::state}) {
+    if (given[static_cast<int>(buffer)]) continue;
+    const std::string wanted(buffer == GdnBuffer::state ? "" : gdn_buffer_name(buffer));
+    if (const auto file = wanted.empty() ? std::nullopt
+                                         : sibling(options.consumer, consumer.buffer, wanted)) {
+      layout_of(layouts, buffer) = load_contract(*file, load);
+      assumed.push_back(*file);
+    } else {
+      assumed.push_back(layout_of(layouts, buffer).name + " (built in)");
+    }
+  }
+  return layouts;
+}
+
+int run_probe(const ProbeCommandOptions& options) {
+  RunnerRegistry& registry = RunnerRegistry::instance();
+#ifdef LAYOUTCHECK_HAVE_GPU
+  static const bool gpu_registered = (register_gpu_runners(registry), true);
+  (void)gpu_registered;
+#endif
+  if (options.list_backends) {
+    for (const auto& [name, description] : registry.list())
+      std::cout << name << "\n    " << description << "\n";
+    return kClean;
+  }
+  if (options.producer.empty() || options.consumer.empty())
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                "--producer and --consumer are required",
+                                "layoutcheck probe --producer P.yaml --consumer C.yaml"});
+
+  const LoadOptions load = load_options_from(options.assignments);
+  const Contract producer = load_contract(options.producer, load);
+  const Contract consumer = load_contract(options.consumer, load);
+  const GdnBuffer buffer = gdn_buffer_from_name(options.buffer.value_or(consumer.buffer));
+  const GdnShape shape = gdn_shape_from_symbols(consumer);
+  std::vector<std::string> assumed;
+  ProbeTarget target{shape, buffer, producer,
+                     consumer_layouts(options, load, consumer, buffer, shape, assumed)};
+
+  const std::unique_ptr<GdnRunner> kernel =
+      registry.make(options.backend, RunnerRequest{shape, target.consumer});
+  ProbeOptions probe;
+  probe.max_batch = options.max_batch;
+  probe.seed = options.seed;
+  ProgressBar bar(std::string(gdn_buffer_name(buffer)));
+  probe.progress = [&bar](std::int64_t done, std::int64_t total) { bar.update(done, total); };
+  const ProbeVerdict verdict = probe_gdn_runner(*kernel, target, probe);
+
+  if (options.json) {
+    Json json = verdict_to_json(verdict, options.max_runs.value_or(kAllRuns));
+    Json layouts = Json::array();
+    for (const std::string& file : assumed) layouts.push(file);
+    json.set("assumed_layouts", std::move(layouts));
+    std::cout << json.dump() << "\n";
+  } else {
+    std::cout << verdict_to_text(verdict, options.max_runs.value_or(8));
+    if (!assumed.empty()) {
+      std::cout << "  (the buffers not probed were laid out as";
+      for (const std::string& file : assumed) std::cout << " " << file;
+      std::cout << "; use --with to say how the kernel reads them)\n";
+    }
+  }
+  return verdict.clean() ? kClean : kFindings;
+}
+
+}  // namespace
 
 Command setup_probe_command(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("probe", "(not built yet)");
-  return {app, [] {
-            std::cerr << "layoutcheck probe: not built yet\n";
-            return kInputError;
-          }};
+  auto options = std::make_shared<ProbeCommandOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "probe",
+      "What a kernel built for CONSUMER's layout really reads when fed buffers laid out by "
+      "PRODUCER, found with one-hot probes. Exit 0: clean, 1: findings, 2: usage or input error");
+  app->add_option("--producer", options->producer, "Contract of the buffer as written")
+      ->check(CLI::ExistingFile);
+  app->add_option("--consumer", options->consumer, "Contract the kernel was built for")
+      ->check(CLI::ExistingFile);
+  app->add_option("--with", options->with,
+                  "Contract of a buffer not probed, as the kernel reads it (repeatable); default: "
+                  "the consumer's sibling files, else Qwen3.5's flat layouts and an [HV,K,V] state")
+      ->check(CLI::ExistingFile);
+  add_set_option(app, options->assignments);
+  app->add_option("--buffer", options->buffer,
+                  "Buffer to probe: qkvz, ba or state (default: the contracts' buffer)")
+      ->check(CLI::IsMember({"qkvz", "ba", "state"}));
+  app->add_option("--backend", options->backend,
+                  "Runner: cpu (default), cpu:mutant:NAME, or gpu... in GPU builds "
+                  "(--list-backends shows them)");
+  app->add_flag("--list-backends", options->list_backends, "List the runners and exit");
+  app->add_flag("--json", options->json, "Print the verdict as JSON");
+  app->add_option("--max-batch", options->max_batch, "Probes per runner call (default: sized for the backend)")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--seed", options->seed, "Seed of the random buffers not probed");
+  app->add_option("--max-runs", options->max_runs,
+                  "Misread runs to list (text default 8, JSON default all)")
+      ->check(CLI::NonNegativeNumber);
+  return {app, [options] { return run_probe(*options); }};
 }
 
 }  // namespace layoutcheck::cli

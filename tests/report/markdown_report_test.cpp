@@ -130,7 +130,7 @@ TEST(MarkdownReport, GatesTableHasEveryPathAndTheBounds) {
   EXPECT_THAT(text, HasSubstr("output rel L2 ≤ 1.00e-02, state rel L2 ≤ 1.00e-05"));
   EXPECT_THAT(text, HasSubstr("1024 consecutive steps at batch 1"));
   EXPECT_THAT(text, HasSubstr("| native | VALID | 3.90e-03 / 2.10e-07 | equal | 1: 3.80e-03 / "
-                              "2.00e-07; 256: 3.70e-03 / 1.10e-05; 1024: 3.69e-03 / 3.70e-05 | "
+                              "2.00e-07; 256: 3.70e-03 / 1.10e-06; 1024: 3.69e-03 / 3.70e-06 | "
                               "conv state equal | bitwise identical | 0 of 16480 (GPU probe) |"));
   EXPECT_THAT(text, HasSubstr("| upstream-direct | **INVALID** | 1.41e+00 / 9.70e-01 | "
                               "29000/30720 differ (batch 1) |"));

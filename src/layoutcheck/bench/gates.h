@@ -15,10 +15,11 @@ namespace layoutcheck {
 struct GateThresholds {
   double output_rel_l2 = 1e-2;  // bf16 output against the fp64 reference
   double state_rel_l2 = 1e-5;   // fp32 state against the fp64 reference, one step
-  // After many steps fp32 rounding accumulates in the state (the article's accepted native kernel:
-  // 3.70e-5 after 1024 steps); a layout error gives errors of order one.
+  // The same bounds after many steps: the decay forgets old rounding, so an fp32 CPU model of a
+  // correct kernel stays near 1e-7 in state after 1024 steps; a layout error gives errors of order
+  // one. Kept separate so a port with a known, reviewed drift can say so.
   double multi_step_output_rel_l2 = 1e-2;
-  double multi_step_state_rel_l2 = 1e-4;
+  double multi_step_state_rel_l2 = 1e-5;
   bool require_multi_step = true;
   bool require_determinism = true;
 };

@@ -30,13 +30,9 @@ void swap_fields(Contract& contract, const char* a, const char* b) {
   field(contract, b).dims = first.dims;
 }
 
-struct Blueprint {
-  const char* name;
-  const char* description;
-  GdnBuffer buffer;
-};
+}  // namespace
 
-Blueprint blueprint(MutantKind kind) {
+MutantInfo describe_mutant(MutantKind kind) {
   switch (kind) {
     case MutantKind::q_k_swapped:
       return {"q_k_swapped", "reads Q from K's segment and K from Q's", GdnBuffer::qkvz};
@@ -62,8 +58,6 @@ Blueprint blueprint(MutantKind kind) {
   throw std::invalid_argument("unknown mutant");
 }
 
-}  // namespace
-
 std::vector<MutantKind> all_mutant_kinds() {
   return {MutantKind::q_k_swapped,     MutantKind::b_a_swapped,      MutantKind::key_head_modulo,
           MutantKind::v_head_shifted,  MutantKind::z_from_v,         MutantKind::state_transposed,
@@ -71,7 +65,7 @@ std::vector<MutantKind> all_mutant_kinds() {
 }
 
 Mutant make_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& claimed) {
-  const Blueprint print = blueprint(kind);
+  const MutantInfo info = describe_mutant(kind);
   GdnLayouts actual = claimed;
   GdnFaults faults;
   switch (kind) {
@@ -95,7 +89,7 @@ Mutant make_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& cla
     case MutantKind::row_stride_short: faults.qkvz_row_stride_error = -1; break;
     case MutantKind::l2norm_skipped: faults.head.skip_l2norm = true; break;
   }
-  Mutant mutant{kind, print.name, print.description, print.buffer, nullptr};
+  Mutant mutant{kind, info.name, info.description, info.buffer, nullptr};
   mutant.kernel = std::make_unique<ReferenceRunner>(
       "mutant " + mutant.name, GdnReference(shape, std::move(actual), faults));
   return mutant;

@@ -34,6 +34,13 @@ struct Mutant {
 
 std::vector<MutantKind> all_mutant_kinds();
 
+struct MutantInfo {
+  std::string name;
+  std::string description;
+  GdnBuffer buffer;
+};
+MutantInfo describe_mutant(MutantKind kind);
+
 // A CPU model of a kernel claiming to read `claimed`, broken as `kind` says.
 // @pre validate_gdn_layouts(claimed, shape) passes; state_transposed needs K == V.
 Mutant make_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& claimed);

@@ -30,8 +30,8 @@ struct OneHotValues {
 OneHotValues default_one_hot_values(GdnBuffer buffer);
 
 struct ProbeOptions {
-  // Probes per runner call, one per batch row. 0: sized for the CPU models (a few rows, so the
-  // fp32 state of one call stays in cache); a GPU runner takes 1024.
+  // Probes per runner call, one per batch row. 0: what the runner prefers, else sized for the
+  // CPU models (a few rows, so the fp32 state of one call stays in cache).
   std::int64_t max_batch = 0;
   unsigned threads = 0;     // decoding threads; 0: all hardware threads
   std::uint64_t seed = 1;   // the random contents of the buffers not probed

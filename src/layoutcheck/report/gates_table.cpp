@@ -83,8 +83,7 @@ std::string render_gates_section(const BenchReport& report) {
   out << "- multi-step: " << steps << " consecutive steps at batch " << multi_step_batch
       << "; output rel L2 ≤ " << format_error(bound.multi_step_output_rel_l2) << ", state rel L2 ≤ "
       << format_error(bound.multi_step_state_rel_l2)
-      << " at each checkpoint (fp32 rounding accumulates over many steps; a layout error gives "
-         "errors of order one); pure data movement bitwise equal\n";
+      << " at each checkpoint; the conv state (pure data movement) bitwise equal\n";
   out << "- determinism: the same inputs run twice, every output bitwise identical\n\n";
   out << "| path | verdict | reference output / state rel L2 | conv state | " << steps
       << "-step output / state rel L2 at step | bitwise after " << steps

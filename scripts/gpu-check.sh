@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The GPU check, run on a machine with an NVIDIA GPU and CUDA 13 (the H200 of the device tool):
+# configure and build with the CUDA backend, run the GPU tests (every path against the fp64
+# reference, GPU probes, adapters, ported kernels and mutants), the CLI on the shipped ports,
+# compute-sanitizer memcheck and racecheck on a reduced set of tests, and a graph-captured timing
+# of every path (48 layers). Logs are packed into $OUT/gpu-check-logs.tar.gz; a short table is printed
+# last. Usage: bash scripts/gpu-check.sh        Steps can be chosen with GPU_CHECK_STEPS, e.g.
+#   GPU_CHECK_STEPS="build timing" bash scripts/gpu-check.sh
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+OUT=${OUT:-$root/out-gpu-check}
+mkdir -p "$OUT"
+# Only a few files come back from the device machine: logs are kept in one folder and packed into
+# $OUT/gpu-check-logs.tar.gz after every step, so whatever finishes is returned.
+logs=$(mktemp -d)
+build=${GPU_CHECK_BUILD:-$root/build-gpu}
+steps=${GPU_CHECK_STEPS:-"build timing tests cli sanitize"}
+export PATH=/usr/local/cuda/bin:$PATH
+summary=$logs/summary.txt
+: >"$summary"
+
+# step NAME TIMEOUT COMMAND...: runs with a time limit, logs to NAME.log, records rc and time.
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" >"$logs/$name.log" 2>&1
+  local rc=$?
+  printf '%-22s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - start))" | tee -a "$summary"
+  tar czf "$OUT/gpu-check-logs.tar.gz" -C "$logs" . 2>/dev/null
+  return $rc
+}
+wants() { [[ " $steps " == *" $1 "* ]]; }
+
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+  nvcc --version | tail -2
+  cmake --version | head -1
+} >"$logs/machine.txt" 2>&1
+cat "$logs/machine.txt"
+
+if wants build; then
+  step configure 120 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DLAYOUTCHECK_GPU_BACKEND=cuda -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF \
+    -DLAYOUTCHECK_PTXAS_VERBOSE=ON || { cat "$logs/configure.log"; exit 1; }
+  step build 420 cmake --build "$build" -j16 --target gpu_tests codegen_tests layoutcheck_cli \
+    layoutcheck_gpu_timing || { tail -60 "$logs/build.log"; exit 1; }
+  grep -A3 "Compiling entry function.*gdn_decode_fused_tiled.*FlatLayout" "$logs/build.log" \
+    | grep -E "registers|spill" >"$logs/ptxas-native.txt" || true
+fi
+tests=$build/tests/gpu_tests
+cli=$build/src/cli/layoutcheck
+
+if wants timing; then
+  step timing 240 "$build/kernels/layoutcheck_gpu_timing" --batches 1,64,256 --layers 48 \
+    --replays 20 --tile-sweep
+fi
+
+if wants tests; then
+  step gpu_tests 300 "$tests" --gtest_brief=1 --gtest_output=xml:"$logs/gpu_tests.xml"
+  step codegen_tests 60 "$build/tests/codegen_tests" --gtest_brief=1
+fi
+
+if wants cli; then
+  step run_correct_native 150 "$cli" run tests/gpu/mutants/correct_native.yaml
+  step run_upstream_port 150 "$cli" run tests/gpu/mutants/upstream_port.yaml
+  if "$cli" probe --help 2>/dev/null | grep -q -- --backend; then
+    for shape in "" "--set HV=32"; do
+      tag=${shape:+_hv32}
+      step "probe_upstream$tag" 120 "$cli" probe --backend gpu:upstream $shape \
+        --producer contracts/gdn/qwen3_5.qkvz.yaml --consumer contracts/gdn/qwen3_next.qkvz.yaml
+      step "probe_native$tag" 120 "$cli" probe --backend gpu:native $shape \
+        --producer contracts/gdn/qwen3_5.qkvz.yaml --consumer contracts/gdn/qwen3_5.qkvz.yaml
+    done
+  else
+    echo "probe CLI without --backend: skipped" | tee -a "$summary"
+  fi
+fi
+
+if wants sanitize; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  filter='GdnPathTiles.*:Shapes/GdnPathsTest.ValidPathsMatchTheReference/2x6x37x65_batch3'
+  filter+=':Shapes/GdnPathsTest.ValidPathsMatchTheReference/1x3x128x96_batch1'
+  filter+=':HandWrittenAdapters.*:GeneratedAdapters.StateTranspose*:GpuWave.*'
+  step memcheck 200 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 \
+    "$tests" --gtest_brief=1 --gtest_filter="$filter"
+  step racecheck 200 "$sanitizer" --tool racecheck --error-exitcode 9 \
+    "$tests" --gtest_brief=1 --gtest_filter="$filter"
+  step synccheck 120 "$sanitizer" --tool synccheck --error-exitcode 9 \
+    "$tests" --gtest_brief=1 --gtest_filter='GdnPathTiles.*'
+fi
+
+echo
+for log in gpu_tests codegen_tests memcheck racecheck synccheck run_correct_native run_upstream_port; do
+  [[ -f $logs/$log.log ]] || continue
+  echo "== $log: $(grep -E 'PASSED|FAILED|ERROR SUMMARY|RACECHECK SUMMARY|verdict:' "$logs/$log.log" \
+    | tail -3 | tr '\n' ' ')"
+done
+[[ -f $logs/ptxas-native.txt ]] && { echo "== ptxas (native, fast path):"; cat "$logs/ptxas-native.txt"; }
+echo
+cat "$summary"
+[[ -f $logs/timing.log ]] && sed -n '/^device/,/^device-to/p;/^GDN decode/,$p' "$logs/timing.log"
