@@ -124,8 +124,9 @@ std::vector<double> time_graph(const Stream& stream, const Graph& graph, int rep
 
 Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDeviceLayer>>& layers,
               const GdnShape& shape, std::int64_t batch, int replays) {
-  Stream stream;
   auto workspace = launcher.make_workspace(shape, batch);
+  LC_GPU_CHECK(hipDeviceSynchronize());  // uploads and counter memsets are done
+  Stream stream(Stream::Kind::non_blocking);
   Row row;
   row.path = std::string(launcher.name());
   row.batch = batch;

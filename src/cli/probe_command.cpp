@@ -43,7 +43,8 @@ struct ProbeCommandOptions {
 class ProgressBar {
  public:
   explicit ProgressBar(std::string what)
-      : what_(std::move(what)), enabled_(isatty(STDERR_FILENO) != 0),
+      : what_(std::move(what)),
+        enabled_(isatty(STDERR_FILENO) != 0),
         start_(std::chrono::steady_clock::now()) {}
   ~ProgressBar() {
     if (drawn_) std::cerr << "\r" << std::string(72, ' ') << "\r" << std::flush;
@@ -72,7 +73,8 @@ std::optional<std::string> sibling(const std::string& consumer, const std::strin
   const std::filesystem::path path(consumer);
   const std::string name = path.filename().string();
   const std::string suffix = "." + buffer_of_it + ".yaml";
-  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
     return std::nullopt;
   const std::filesystem::path candidate =
       path.parent_path() / (name.substr(0, name.size() - suffix.size()) + "." + wanted + ".yaml");
@@ -102,8 +104,8 @@ GdnLayouts consumer_layouts(const ProbeCommandOptions& options, const LoadOption
   for (GdnBuffer buffer : {GdnBuffer::qkvz, GdnBuffer::ba, GdnBuffer::state}) {
     if (given[static_cast<int>(buffer)]) continue;
     const std::string wanted(buffer == GdnBuffer::state ? "" : gdn_buffer_name(buffer));
-    if (const auto file = wanted.empty() ? std::nullopt
-                                         : sibling(options.consumer, consumer.buffer, wanted)) {
+    if (const auto file =
+            wanted.empty() ? std::nullopt : sibling(options.consumer, consumer.buffer, wanted)) {
       layout_of(layouts, buffer) = load_contract(*file, load);
       assumed.push_back(*file);
     } else {
@@ -189,7 +191,8 @@ Command setup_probe_command(CLI::App& parent) {
                   "(--list-backends shows them)");
   app->add_flag("--list-backends", options->list_backends, "List the runners and exit");
   app->add_flag("--json", options->json, "Print the verdict as JSON");
-  app->add_option("--max-batch", options->max_batch, "Probes per runner call (default: sized for the backend)")
+  app->add_option("--max-batch", options->max_batch,
+                  "Probes per runner call (default: sized for the backend)")
       ->check(CLI::PositiveNumber);
   app->add_option("--seed", options->seed, "Seed of the random buffers not probed");
   app->add_option("--max-runs", options->max_runs,

@@ -29,10 +29,10 @@ std::vector<float> logical_state(const std::vector<float>& buffer, const Contrac
 
 TEST_P(LayoutInvariance, FlatInterleavedHkvHvkAllAgreeBitwise) {
   const GdnShape shape = GetParam().shape;
-  const std::vector<GdnLayouts> layouts = {
-      flat_gdn_layouts(shape, StateOrder::hkv), flat_gdn_layouts(shape, StateOrder::hvk),
-      interleaved_gdn_layouts(shape, StateOrder::hkv),
-      interleaved_gdn_layouts(shape, StateOrder::hvk)};
+  const std::vector<GdnLayouts> layouts = {flat_gdn_layouts(shape, StateOrder::hkv),
+                                           flat_gdn_layouts(shape, StateOrder::hvk),
+                                           interleaved_gdn_layouts(shape, StateOrder::hkv),
+                                           interleaved_gdn_layouts(shape, StateOrder::hvk)};
   for (std::uint64_t seed : {1u, 2u}) {
     SCOPED_TRACE(testing::Message() << "seed " << seed);
     const GdnLogicalInputs logical = make_random_logical_inputs(shape, 3, seed);
@@ -60,7 +60,8 @@ TEST_P(LayoutInvariance, FlatInterleavedHkvHvkAllAgreeBitwise) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, LayoutInvariance,
                          testing::Values(InvarianceCase{"odd", {3, 9, 5, 7, 4}},
-                                         InvarianceCase{"one_value_head_per_key_head", {2, 2, 4, 4, 2}},
+                                         InvarianceCase{"one_value_head_per_key_head",
+                                                        {2, 2, 4, 4, 2}},
                                          InvarianceCase{"square", {2, 6, 16, 16, 4}}),
                          [](const auto& info) { return std::string(info.param.name); });
 

@@ -1,5 +1,7 @@
 // The fp64 GDN reference: the analytic cases of design section 5, an independent naive
 // implementation of the formulas, locality of heads, and multi-step behaviour.
+#include "layoutcheck/gdn/reference.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "layoutcheck/gdn/random_problem.h"
-#include "layoutcheck/gdn/reference.h"
 #include "layoutcheck/gdn/relative_error.h"
 #include "layoutcheck/gdn/standard_layouts.h"
 
@@ -17,11 +18,13 @@ namespace {
 const GdnShape kOdd{3, 9, 5, 7, 4};    // H, HV, K, V, W: G = 3, nothing a power of two
 const GdnShape kSmall{2, 4, 8, 6, 3};  // W = 3 exercises a different tap count
 
-double silu(double x) { return x / (1 + std::exp(-x)); }
+double silu(double x) {
+  return x / (1 + std::exp(-x));
+}
 
 // Design section 5 written out literally, one value head of one row, from logical inputs.
 struct NaiveHead {
-  std::vector<double> out;  // [V]
+  std::vector<double> out;    // [V]
   std::vector<double> state;  // [K][V]
 };
 
@@ -77,8 +80,8 @@ NaiveHead naive_head(const GdnLogicalInputs& in, std::int64_t row, std::int64_t 
   return result;
 }
 
-std::vector<double> head_slice(const std::vector<double>& values, std::int64_t row,
-                               std::int64_t hv, std::int64_t heads, std::int64_t size) {
+std::vector<double> head_slice(const std::vector<double>& values, std::int64_t row, std::int64_t hv,
+                               std::int64_t heads, std::int64_t size) {
   const auto begin = values.begin() + (row * heads + hv) * size;
   return std::vector<double>(begin, begin + size);
 }
@@ -89,7 +92,8 @@ TEST(GdnReference, MatchesTheFormulasWrittenOutNaively) {
       SCOPED_TRACE(testing::Message() << "HV=" << shape.HV << " seed " << seed);
       const GdnLogicalInputs logical = make_random_logical_inputs(shape, 2, seed);
       const GdnReference reference(shape, flat_gdn_layouts(shape));
-      const GdnReferenceOutputs outputs = reference.step_exact(lay_out(logical, reference.layouts()));
+      const GdnReferenceOutputs outputs =
+          reference.step_exact(lay_out(logical, reference.layouts()));
       for (std::int64_t row = 0; row < 2; ++row)
         for (std::int64_t hv = 0; hv < shape.HV; ++hv) {
           const NaiveHead expected = naive_head(logical, row, hv);
@@ -170,18 +174,24 @@ TEST(GdnReference, AHeadIgnoresEveryOtherHeadsInputs) {
   other.a[hv] = base.a[hv];
   const std::int64_t W1 = shape.W - 1, KV = shape.K * shape.V;
   auto keep_channel = [&](std::int64_t c) {
-    for (std::int64_t t = 0; t < W1; ++t) other.conv_state[c * W1 + t] = base.conv_state[c * W1 + t];
+    for (std::int64_t t = 0; t < W1; ++t)
+      other.conv_state[c * W1 + t] = base.conv_state[c * W1 + t];
   };
-  for (std::int64_t k = 0; k < shape.K; ++k) keep_channel(h * shape.K + k), keep_channel((shape.H + h) * shape.K + k);
+  for (std::int64_t k = 0; k < shape.K; ++k)
+    keep_channel(h * shape.K + k), keep_channel((shape.H + h) * shape.K + k);
   for (std::int64_t v = 0; v < shape.V; ++v) keep_channel(2 * shape.H * shape.K + hv * shape.V + v);
-  std::copy(base.state.begin() + hv * KV, base.state.begin() + (hv + 1) * KV, other.state.begin() + hv * KV);
+  std::copy(base.state.begin() + hv * KV, base.state.begin() + (hv + 1) * KV,
+            other.state.begin() + hv * KV);
   other.weights = base.weights;
 
   const GdnReferenceOutputs other_out = reference.step_exact(lay_out(other, layouts));
-  EXPECT_EQ(head_slice(other_out.out, 0, hv, shape.HV, shape.V), head_slice(base_out.out, 0, hv, shape.HV, shape.V));
-  EXPECT_EQ(head_slice(other_out.state, 0, hv, shape.HV, KV), head_slice(base_out.state, 0, hv, shape.HV, KV));
+  EXPECT_EQ(head_slice(other_out.out, 0, hv, shape.HV, shape.V),
+            head_slice(base_out.out, 0, hv, shape.HV, shape.V));
+  EXPECT_EQ(head_slice(other_out.state, 0, hv, shape.HV, KV),
+            head_slice(base_out.state, 0, hv, shape.HV, KV));
   // and the other heads did change, so the test can fail
-  EXPECT_NE(head_slice(other_out.out, 0, hv + 1, shape.HV, shape.V), head_slice(base_out.out, 0, hv + 1, shape.HV, shape.V));
+  EXPECT_NE(head_slice(other_out.out, 0, hv + 1, shape.HV, shape.V),
+            head_slice(base_out.out, 0, hv + 1, shape.HV, shape.V));
 }
 
 TEST(GdnReference, ConvStateShiftsByOneAndKeepsRawInputs) {
@@ -195,9 +205,9 @@ TEST(GdnReference, ConvStateShiftsByOneAndKeepsRawInputs) {
       const bf16_bits* before = logical.conv_state.data() + (row * C + c) * W1;
       const bf16_bits* after = outputs.conv_state.data() + (row * C + c) * W1;
       for (std::int64_t t = 0; t + 1 < W1; ++t) EXPECT_EQ(after[t], before[t + 1]);
-      const bf16_bits raw = c < H * K         ? logical.q[row * H * K + c]
-                            : c < 2 * H * K   ? logical.k[row * H * K + c - H * K]
-                                              : logical.v[row * shape.HV * shape.V + c - 2 * H * K];
+      const bf16_bits raw = c < H * K       ? logical.q[row * H * K + c]
+                            : c < 2 * H * K ? logical.k[row * H * K + c - H * K]
+                                            : logical.v[row * shape.HV * shape.V + c - 2 * H * K];
       EXPECT_EQ(after[W1 - 1], raw) << "channel " << c;
     }
 }

@@ -1,5 +1,7 @@
 // The layouts built in code are offset-for-offset the shipped YAML contracts, at the default
 // shape and at another one given with --set.
+#include "layoutcheck/gdn/standard_layouts.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,7 +9,6 @@
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
 #include "layoutcheck/gdn/layouts.h"
-#include "layoutcheck/gdn/standard_layouts.h"
 
 namespace layoutcheck {
 namespace {
@@ -27,14 +28,17 @@ void expect_same_layout(const Contract& built, const Contract& loaded) {
 }
 
 TEST(StandardLayouts, MatchTheShippedContracts) {
-  for (const GdnShape& shape : {GdnShape{}, GdnShape{16, 32, 128, 128, 4}, GdnShape{3, 9, 5, 7, 4}}) {
+  for (const GdnShape& shape :
+       {GdnShape{}, GdnShape{16, 32, 128, 128, 4}, GdnShape{3, 9, 5, 7, 4}}) {
     SCOPED_TRACE(testing::Message() << "HV=" << shape.HV << " K=" << shape.K);
     LoadOptions options;
     options.overrides = {{"H", shape.H}, {"HV", shape.HV}, {"K", shape.K}, {"V", shape.V}};
-    expect_same_layout(flat_qkvz_contract(shape), load_contract(contract_path("qwen3_5.qkvz"), options));
+    expect_same_layout(flat_qkvz_contract(shape),
+                       load_contract(contract_path("qwen3_5.qkvz"), options));
     expect_same_layout(interleaved_qkvz_contract(shape),
                        load_contract(contract_path("qwen3_next.qkvz"), options));
-    expect_same_layout(flat_ba_contract(shape), load_contract(contract_path("qwen3_5.ba"), options));
+    expect_same_layout(flat_ba_contract(shape),
+                       load_contract(contract_path("qwen3_5.ba"), options));
     expect_same_layout(interleaved_ba_contract(shape),
                        load_contract(contract_path("qwen3_next.ba"), options));
     expect_same_layout(state_contract(shape, StateOrder::hkv),
@@ -53,7 +57,8 @@ TEST(StandardLayouts, ValidateAgainstTheirShapeAndNameWhatDiffers) {
     validate_gdn_layouts(flat_gdn_layouts(shape), other);
     FAIL() << "expected an InputError";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("field Q is [3,5]"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("field Q is [3,5]"), std::string::npos)
+        << error.what();
   }
   EXPECT_THROW(validate_gdn_layout(flat_ba_contract(shape), GdnBuffer::qkvz, shape), InputError);
   EXPECT_EQ(gdn_buffer_from_name("ssm_state"), GdnBuffer::state);

@@ -1,5 +1,7 @@
 // Bit-plane probes decode pure data movement exactly: every output's source, constants and
 // computed values told apart, and adapters checked against the permutation between two contracts.
+#include "layoutcheck/probe/data_movement.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <random>
 
 #include "layoutcheck/gdn/standard_layouts.h"
-#include "layoutcheck/probe/data_movement.h"
 
 namespace layoutcheck {
 namespace {
@@ -24,8 +25,7 @@ class GatherRunner : public DataMovementRunner {
     ++calls;
     std::vector<bf16_bits> output(gather_.size(), float_to_bf16(0.5f));
     for (std::size_t j = 0; j < gather_.size(); ++j)
-      if (gather_[j] >= 0)
-        output[j] = negate_ ? input[gather_[j]] ^ 0x8000 : input[gather_[j]];
+      if (gather_[j] >= 0) output[j] = negate_ ? input[gather_[j]] ^ 0x8000 : input[gather_[j]];
     return output;
   }
   int calls = 0;

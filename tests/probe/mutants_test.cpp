@@ -1,18 +1,19 @@
 // Every mutant is caught, and with the right diagnosis: the fields it misreads, where it reads them
 // from, or the finding a read map cannot express (routing, row stride, a numeric bug).
+#include "layoutcheck/probe/mutants.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "layoutcheck/gdn/standard_layouts.h"
-#include "layoutcheck/probe/mutants.h"
 #include "layoutcheck/probe/probe_sweep.h"
 
 namespace layoutcheck {
 namespace {
 
-const GdnShape kOdd{3, 9, 5, 7, 4};      // H, HV, K, V, W
-const GdnShape kSquare{2, 6, 6, 6, 3};   // K == V for the transposed state
+const GdnShape kOdd{3, 9, 5, 7, 4};     // H, HV, K, V, W
+const GdnShape kSquare{2, 6, 6, 6, 3};  // K == V for the transposed state
 
 ProbeVerdict probe_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& claimed) {
   Mutant mutant = make_mutant(kind, shape, claimed);
@@ -27,7 +28,8 @@ const FieldReport& field_report(const MisreadReport& report, const std::string& 
 }
 
 // "offsets a-b hold X in the producer, read as Y by the consumer" in some run of the report.
-bool has_run(const MisreadReport& report, const std::string& producer, const std::string& consumer) {
+bool has_run(const MisreadReport& report, const std::string& producer,
+             const std::string& consumer) {
   for (const MisreadRun& run : report.runs)
     if (run.producer == producer && run.consumer == consumer) return true;
   return false;
@@ -51,7 +53,8 @@ std::string read_from(const ProbeVerdict& verdict, const Contract& producer,
 
 std::string runs_text(const MisreadReport& report) {
   std::string text;
-  for (const MisreadRun& run : report.runs) text += "\n  " + run.producer + " read as " + run.consumer;
+  for (const MisreadRun& run : report.runs)
+    text += "\n  " + run.producer + " read as " + run.consumer;
   return text;
 }
 
@@ -72,7 +75,8 @@ TEST_P(Mutants, QAndKSwappedMisreadsExactlyQAndK) {
   EXPECT_EQ(field_report(verdict.reads, "Z").misread, 0);
   EXPECT_EQ(read_from(verdict, layouts.qkvz, "Q[0,0]"), "K[0,0]");
   EXPECT_EQ(read_from(verdict, layouts.qkvz, "K[2,4]"), "Q[2,4]");
-  if (!GetParam()) EXPECT_TRUE(has_run(verdict.reads, "K[0:3,0:5]", "Q[0:3,0:5]")) << runs_text(verdict.reads);
+  if (!GetParam())
+    EXPECT_TRUE(has_run(verdict.reads, "K[0:3,0:5]", "Q[0:3,0:5]")) << runs_text(verdict.reads);
   EXPECT_FALSE(verdict.agrees_with_diff);  // the contract says it reads Q where Q is
   EXPECT_FALSE(verdict.clean());
 }
@@ -85,7 +89,8 @@ TEST_P(Mutants, BAndASwappedMisreadsExactlyBAndA) {
   EXPECT_EQ(read_from(verdict, layouts.ba, "A[8]"), "B[8]");
   EXPECT_EQ(field_report(verdict.reads, "B").misread, kOdd.HV);
   EXPECT_EQ(field_report(verdict.reads, "A").misread, kOdd.HV);
-  if (!GetParam()) EXPECT_TRUE(has_run(verdict.reads, "A[0:9]", "B[0:9]")) << runs_text(verdict.reads);
+  if (!GetParam())
+    EXPECT_TRUE(has_run(verdict.reads, "A[0:9]", "B[0:9]")) << runs_text(verdict.reads);
   EXPECT_FALSE(verdict.agrees_with_diff);
 }
 
@@ -138,8 +143,9 @@ TEST_P(Mutants, ZFromVReadsZWhereVIsAndNeverReadsZ) {
 TEST_P(Mutants, TransposedStateReadsEveryOffDiagonalElementTransposed) {
   const GdnLayouts layouts = claimed(kSquare);
   const ProbeVerdict verdict = probe_mutant(MutantKind::state_transposed, kSquare, layouts);
-  EXPECT_EQ(verdict.reads.unresolved, 0) << verdict.conclusion() << "\n"
-                                         << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
+  EXPECT_EQ(verdict.reads.unresolved, 0)
+      << verdict.conclusion() << "\n"
+      << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
   const std::int64_t K = kSquare.K;
   EXPECT_EQ(verdict.reads.misread, kSquare.HV * (K * K - K));  // the diagonal reads right
   EXPECT_EQ(read_from(verdict, layouts.state, "S[0,0,1]"), "S[0,1,0]");

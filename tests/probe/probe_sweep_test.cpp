@@ -1,10 +1,11 @@
 // One-hot sweeps against CPU models of kernels: a kernel reading the layout it is fed is clean;
 // a kernel built for another layout misreads exactly what the static diff says.
+#include "layoutcheck/probe/probe_sweep.h"
+
 #include <gtest/gtest.h>
 
 #include "layoutcheck/gdn/reference_runner.h"
 #include "layoutcheck/gdn/standard_layouts.h"
-#include "layoutcheck/probe/probe_sweep.h"
 
 namespace layoutcheck {
 namespace {
@@ -25,7 +26,9 @@ TEST(ProbeSweep, KernelReadingItsOwnLayoutIsClean) {
     const ProbeTarget target{kOdd, buffer, layout_of(layouts, buffer), layouts};
     const ProbeVerdict verdict = probe_gdn_runner(kernel, target, quiet_options());
     EXPECT_TRUE(verdict.clean()) << verdict.conclusion() << "\n"
-                                 << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
+                                 << (verdict.unresolved_details.empty()
+                                         ? ""
+                                         : verdict.unresolved_details[0]);
     EXPECT_EQ(verdict.reads.misread, 0);
     EXPECT_EQ(verdict.reads.unresolved, 0);
     EXPECT_TRUE(verdict.agrees_with_diff);
@@ -42,7 +45,8 @@ TEST(ProbeSweep, InterleavedKernelFedFlatBuffersMisreadsExactlyWhatTheDiffSays) 
     const ProbeTarget target{kOdd, buffer, layout_of(flat, buffer), upstream};
     const ProbeVerdict verdict = probe_gdn_runner(kernel, target, quiet_options());
     EXPECT_GT(verdict.reads.misread, 0);
-    EXPECT_EQ(verdict.reads.unresolved, 0) << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
+    EXPECT_EQ(verdict.reads.unresolved, 0)
+        << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
     EXPECT_TRUE(verdict.agrees_with_diff);
     EXPECT_EQ(verdict.reads.misread, verdict.static_diff.misread);
     EXPECT_TRUE(verdict.values.passed) << verdict.values.detail;
@@ -57,7 +61,8 @@ TEST(ProbeSweep, TransposedStateIsFoundWhereTheDiffSays) {
   GdnShape square{2, 4, 6, 6, 3};
   const ProbeTarget target{kOdd, GdnBuffer::state, hkv.state, hvk};
   const ProbeVerdict verdict = probe_gdn_runner(kernel, target, quiet_options());
-  EXPECT_EQ(verdict.reads.unresolved, 0) << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
+  EXPECT_EQ(verdict.reads.unresolved, 0)
+      << (verdict.unresolved_details.empty() ? "" : verdict.unresolved_details[0]);
   EXPECT_TRUE(verdict.agrees_with_diff);
   EXPECT_EQ(verdict.reads.misread, verdict.static_diff.misread);
 }

@@ -8,6 +8,16 @@
 namespace layoutcheck {
 namespace {
 
+// The style parameter of EventHandler's container callbacks: EmitterStyle::value up to yaml-cpp
+// 0.9, EmitterStyle after; taken from the base class so both compile.
+template <class>
+struct LastParameter;
+template <class R, class C, class Last>
+struct LastParameter<R (C::*)(const YAML::Mark&, const std::string&, YAML::anchor_t, Last)> {
+  using type = Last;
+};
+using Style = LastParameter<decltype(&YAML::EventHandler::OnMapStart)>::type;
+
 // Where each YAML document of text starts, stopping at the second. yaml-cpp 0.7's LoadAll never
 // returns on a document that starts with a stray ',' (its parser yields the same empty document
 // forever, allocating as it goes); counting with a cap, and spotting a document that starts where
@@ -21,11 +31,9 @@ std::vector<YAML::Mark> document_starts(std::string_view text) {
     void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
     void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
                   const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                         YAML::EmitterStyle::value) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, Style) override {}
     void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                    YAML::EmitterStyle::value) override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, Style) override {}
     void OnMapEnd() override {}
   } starts;
   std::istringstream stream{std::string(text)};

@@ -94,7 +94,8 @@ void GdnLayoutAccess::read_row(const GdnStepInputs& inputs, std::int64_t row,
   data.x.resize(static_cast<std::size_t>(C));
   for (std::int64_t c = 0; c < C; ++c) data.x[c] = bf16_to_float(qkvz[channel_offsets_[c]]);
   data.z.resize(z_offsets_.size());
-  for (std::size_t i = 0; i < z_offsets_.size(); ++i) data.z[i] = bf16_to_float(qkvz[z_offsets_[i]]);
+  for (std::size_t i = 0; i < z_offsets_.size(); ++i)
+    data.z[i] = bf16_to_float(qkvz[z_offsets_[i]]);
 
   const bf16_bits* ba = inputs.ba.data() + row * inputs.ba_row_stride;
   data.b.resize(b_offsets_.size());
@@ -135,8 +136,8 @@ void GdnLayoutAccess::read_head_state(std::span<const float> state, std::int64_t
     for (std::int64_t v = 0; v < V; ++v) out[k * V + v] = head[k * k_stride_ + v * v_stride_];
 }
 
-void GdnLayoutAccess::write_head_state(const double* head_state, std::int64_t row,
-                                       std::int64_t hv, std::span<float> state) const {
+void GdnLayoutAccess::write_head_state(const double* head_state, std::int64_t row, std::int64_t hv,
+                                       std::span<float> state) const {
   const std::int64_t K = shape_.K, V = shape_.V;
   float* base = state.data() + row * state_row_stride_;
   if (!state_affine_) {
@@ -166,8 +167,9 @@ std::vector<double> to_f64(std::span<const bf16_bits> values) {
 
 GdnWeightsF64 to_f64(const GdnWeights& weights, const GdnShape& shape) {
   GdnWeightsF64 result;
-  result.conv_weight = to_f64(std::span(weights.conv_weight).first(
-      static_cast<std::size_t>(shape.conv_channels() * shape.W)));
+  result.conv_weight =
+      to_f64(std::span(weights.conv_weight)
+                 .first(static_cast<std::size_t>(shape.conv_channels() * shape.W)));
   result.norm_weight =
       to_f64(std::span(weights.norm_weight).first(static_cast<std::size_t>(shape.V)));
   result.A_log.assign(weights.A_log.begin(), weights.A_log.begin() + shape.HV);

@@ -15,11 +15,11 @@ namespace layoutcheck {
 
 // One batch row in logical order, fp64 (b and a stay fp32: the gates are computed in fp32).
 struct GdnRowData {
-  std::vector<double> x;     // [C] raw current inputs, channel order [Q all | K all | V all]
-  std::vector<double> taps;  // [C*(W-1)] conv state, oldest tap first
-  std::vector<double> z;     // [HV*V]
-  std::vector<float> b, a;   // [HV]
-  std::vector<double> state; // [HV*K*V] S[hv][k][v]; filled only when asked for
+  std::vector<double> x;      // [C] raw current inputs, channel order [Q all | K all | V all]
+  std::vector<double> taps;   // [C*(W-1)] conv state, oldest tap first
+  std::vector<double> z;      // [HV*V]
+  std::vector<float> b, a;    // [HV]
+  std::vector<double> state;  // [HV*K*V] S[hv][k][v]; filled only when asked for
 };
 
 // The per-layer parameters in fp64.

@@ -18,8 +18,10 @@ std::vector<ExpectedField> expected_fields(GdnBuffer buffer, const GdnShape& sha
               {"K", {shape.H, shape.K}},
               {"V", {shape.HV, shape.V}},
               {"Z", {shape.HV, shape.V}}};
-    case GdnBuffer::ba: return {{"B", {shape.HV}}, {"A", {shape.HV}}};
-    case GdnBuffer::state: return {{"S", {shape.HV, shape.K, shape.V}}};
+    case GdnBuffer::ba:
+      return {{"B", {shape.HV}}, {"A", {shape.HV}}};
+    case GdnBuffer::state:
+      return {{"S", {shape.HV, shape.K, shape.V}}};
   }
   return {};
 }
@@ -33,18 +35,21 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 [[noreturn]] void layout_error(const Contract& contract, const std::string& message,
                                const std::string& fix) {
   const std::string who = contract.name.empty() ? std::string("contract") : contract.name;
-  throw InputError(Diagnostic{contract.where.file.empty() ? SourceLocation{contract.file}
-                                                          : contract.where,
-                              Severity::error, "gdn-layout", who + ": " + message, fix});
+  throw InputError(
+      Diagnostic{contract.where.file.empty() ? SourceLocation{contract.file} : contract.where,
+                 Severity::error, "gdn-layout", who + ": " + message, fix});
 }
 
 }  // namespace
 
 std::string_view gdn_buffer_name(GdnBuffer buffer) {
   switch (buffer) {
-    case GdnBuffer::qkvz: return "qkvz";
-    case GdnBuffer::ba: return "ba";
-    case GdnBuffer::state: return "state";
+    case GdnBuffer::qkvz:
+      return "qkvz";
+    case GdnBuffer::ba:
+      return "ba";
+    case GdnBuffer::state:
+      return "state";
   }
   return "?";
 }
@@ -60,9 +65,12 @@ GdnBuffer gdn_buffer_from_name(std::string_view name) {
 
 const Contract& layout_of(const GdnLayouts& layouts, GdnBuffer buffer) {
   switch (buffer) {
-    case GdnBuffer::qkvz: return layouts.qkvz;
-    case GdnBuffer::ba: return layouts.ba;
-    case GdnBuffer::state: return layouts.state;
+    case GdnBuffer::qkvz:
+      return layouts.qkvz;
+    case GdnBuffer::ba:
+      return layouts.ba;
+    case GdnBuffer::state:
+      return layouts.state;
   }
   return layouts.qkvz;
 }
@@ -103,26 +111,27 @@ void validate_gdn_layout(const Contract& contract, GdnBuffer buffer, const GdnSh
                    "use a " + std::string(gdn_buffer_name(buffer)) + " contract");
     if (field->shape() != expected.shape)
       layout_error(contract,
-                   "field " + field->name + " is " + shape_text(field->shape()) + ", the GDN shape H=" +
-                       std::to_string(shape.H) + " HV=" + std::to_string(shape.HV) +
-                       " K=" + std::to_string(shape.K) + " V=" + std::to_string(shape.V) +
-                       " needs " + shape_text(expected.shape),
+                   "field " + field->name + " is " + shape_text(field->shape()) +
+                       ", the GDN shape H=" + std::to_string(shape.H) +
+                       " HV=" + std::to_string(shape.HV) + " K=" + std::to_string(shape.K) +
+                       " V=" + std::to_string(shape.V) + " needs " + shape_text(expected.shape),
                    "give every contract the same sizes (--set)");
   }
   if (row_stride(contract) < contract.row_size)
-    layout_error(contract, "rows overlap: row stride " + std::to_string(row_stride(contract)) +
-                               " is below the row size " + std::to_string(contract.row_size),
+    layout_error(contract,
+                 "rows overlap: row stride " + std::to_string(row_stride(contract)) +
+                     " is below the row size " + std::to_string(contract.row_size),
                  "declare a row stride of at least the row size");
 }
 
 void validate_gdn_layouts(const GdnLayouts& layouts, const GdnShape& shape) {
   if (!shape.valid())
-    throw InputError(Diagnostic{SourceLocation{}, Severity::error, "gdn-shape",
-                                "invalid GDN shape H=" + std::to_string(shape.H) +
-                                    " HV=" + std::to_string(shape.HV) + " K=" +
-                                    std::to_string(shape.K) + " V=" + std::to_string(shape.V) +
-                                    " W=" + std::to_string(shape.W),
-                                "sizes must be positive, W >= 2 and HV a multiple of H"});
+    throw InputError(
+        Diagnostic{SourceLocation{}, Severity::error, "gdn-shape",
+                   "invalid GDN shape H=" + std::to_string(shape.H) +
+                       " HV=" + std::to_string(shape.HV) + " K=" + std::to_string(shape.K) +
+                       " V=" + std::to_string(shape.V) + " W=" + std::to_string(shape.W),
+                   "sizes must be positive, W >= 2 and HV a multiple of H"});
   validate_gdn_layout(layouts.qkvz, GdnBuffer::qkvz, shape);
   validate_gdn_layout(layouts.ba, GdnBuffer::ba, shape);
   validate_gdn_layout(layouts.state, GdnBuffer::state, shape);

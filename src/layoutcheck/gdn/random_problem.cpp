@@ -42,9 +42,8 @@ void place_field(const Contract& contract, const char* name, const std::vector<T
 
 template <class T>
 std::vector<T> empty_rows(const Contract& contract, std::int64_t batch, T fill) {
-  return std::vector<T>(static_cast<std::size_t>((batch - 1) * row_stride(contract) +
-                                                 contract.row_size),
-                        fill);
+  return std::vector<T>(
+      static_cast<std::size_t>((batch - 1) * row_stride(contract) + contract.row_size), fill);
 }
 
 }  // namespace

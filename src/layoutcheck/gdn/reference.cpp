@@ -57,15 +57,13 @@ std::int64_t GdnReference::key_head_of(std::int64_t hv) const {
 
 std::int64_t GdnReference::qkvz_stride(const GdnStepInputs& inputs) const {
   if (inputs.qkvz_row_stride < layouts_.qkvz.row_size)
-    throw std::invalid_argument("GDN step inputs: qkvz row stride " +
-                                std::to_string(inputs.qkvz_row_stride) +
-                                " is below the qkvz row size " +
-                                std::to_string(layouts_.qkvz.row_size));
+    throw std::invalid_argument(
+        "GDN step inputs: qkvz row stride " + std::to_string(inputs.qkvz_row_stride) +
+        " is below the qkvz row size " + std::to_string(layouts_.qkvz.row_size));
   return inputs.qkvz_row_stride + faults_.qkvz_row_stride_error;
 }
 
-void GdnReference::read_row(const GdnStepInputs& inputs, std::int64_t row,
-                            GdnRowData& data) const {
+void GdnReference::read_row(const GdnStepInputs& inputs, std::int64_t row, GdnRowData& data) const {
   access_.read_row(inputs, row, qkvz_stride(inputs), data, true);
 }
 
@@ -111,7 +109,8 @@ void GdnReference::use_convolved(const std::vector<double>& convolved, std::int6
   head.q_conv = all.subspan(static_cast<std::size_t>(key_head * K), static_cast<std::size_t>(K));
   head.k_conv =
       all.subspan(static_cast<std::size_t>((H + key_head) * K), static_cast<std::size_t>(K));
-  head.v_conv = all.subspan(static_cast<std::size_t>(2 * H * K + hv * V), static_cast<std::size_t>(V));
+  head.v_conv =
+      all.subspan(static_cast<std::size_t>(2 * H * K + hv * V), static_cast<std::size_t>(V));
 }
 
 GdnReferenceOutputs GdnReference::step_exact(
@@ -230,8 +229,8 @@ const GdnReferenceOutputs& GdnReferenceSession::advance(std::vector<bf16_bits> q
   return advance();
 }
 
-GdnReferenceOutputs run_reference_steps(const GdnReference& reference,
-                                        const GdnStepInputs& initial, std::int64_t steps) {
+GdnReferenceOutputs run_reference_steps(const GdnReference& reference, const GdnStepInputs& initial,
+                                        std::int64_t steps) {
   GdnReferenceSession session(reference, initial);
   for (std::int64_t s = 0; s < steps; ++s) session.advance();
   return session.last();

@@ -100,7 +100,7 @@ class GdnReferenceSession {
 };
 
 // Convenience: the outputs after `steps` steps on the same activations.
-GdnReferenceOutputs run_reference_steps(const GdnReference& reference,
-                                        const GdnStepInputs& initial, std::int64_t steps);
+GdnReferenceOutputs run_reference_steps(const GdnReference& reference, const GdnStepInputs& initial,
+                                        std::int64_t steps);
 
 }  // namespace layoutcheck

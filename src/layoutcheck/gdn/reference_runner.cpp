@@ -8,7 +8,7 @@ ReferenceRunner::ReferenceRunner(std::string name, GdnReference reference, unsig
     : name_(std::move(name)), reference_(std::move(reference)), threads_(threads) {}
 
 ReferenceRunner::ReferenceRunner(const GdnShape& shape, GdnLayouts layouts, unsigned threads)
-    : name_("cpu model of a kernel for " + layouts.qkvz.name + " + " + layouts.ba.name + " + " +
+    : name_("cpu model of a kernel built for " + layouts.qkvz.name + ", " + layouts.ba.name + ", " +
             layouts.state.name),
       reference_(shape, std::move(layouts)),
       threads_(threads) {}

@@ -27,8 +27,12 @@ double relative_l2_of(std::span<const Actual> actual, std::span<const Expected> 
   return std::sqrt(difference / norm);
 }
 
-double same(double value) { return value; }
-double from_bf16(bf16_bits value) { return bf16_to_float(value); }
+double same(double value) {
+  return value;
+}
+double from_bf16(bf16_bits value) {
+  return bf16_to_float(value);
+}
 
 }  // namespace
 

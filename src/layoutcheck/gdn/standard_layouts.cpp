@@ -43,7 +43,9 @@ Contract contract(std::string name, std::string buffer, DType dtype, const GdnSh
   result.buffer = std::move(buffer);
   result.dtype = dtype;
   for (auto [symbol, value] : {std::pair<const char*, std::int64_t>{"H", shape.H},
-                               {"HV", shape.HV}, {"K", shape.K}, {"V", shape.V},
+                               {"HV", shape.HV},
+                               {"K", shape.K},
+                               {"V", shape.V},
                                {"G", shape.G()}}) {
     Symbol entry;
     entry.name = symbol;
@@ -60,8 +62,8 @@ Contract contract(std::string name, std::string buffer, DType dtype, const GdnSh
 
 Contract flat_qkvz_contract(const GdnShape& shape) {
   const auto [H, HV, K, V] = std::tuple{shape.H, shape.HV, shape.K, shape.V};
-  Contract result = contract("qwen3_5.qkvz", "qkvz", DType::bf16, shape, "token",
-                             2 * H * K + 2 * HV * V);
+  Contract result =
+      contract("qwen3_5.qkvz", "qkvz", DType::bf16, shape, "token", 2 * H * K + 2 * HV * V);
   result.fields = {field("Q", 0, {dim("h", H, K), dim("k", K, 1)}),
                    field("K", H * K, {dim("h", H, K), dim("k", K, 1)}),
                    field("V", 2 * H * K, {dim("hv", HV, V), dim("v", V, 1)}),
@@ -72,8 +74,7 @@ Contract flat_qkvz_contract(const GdnShape& shape) {
 Contract interleaved_qkvz_contract(const GdnShape& shape) {
   const auto [H, K, V, G] = std::tuple{shape.H, shape.K, shape.V, shape.G()};
   const std::int64_t group = 2 * K + 2 * G * V;
-  Contract result =
-      contract("qwen3_next.qkvz", "qkvz", DType::bf16, shape, "token", H * group);
+  Contract result = contract("qwen3_next.qkvz", "qkvz", DType::bf16, shape, "token", H * group);
   // Explicit captures: clang before 16 (hipcc, libFuzzer) cannot capture structured bindings.
   auto value_head = [G = G, V = V, H = H, group] {
     return dim("hv", {mode("r", G, V), mode("h", H, group)});
@@ -105,9 +106,8 @@ Contract state_contract(const GdnShape& shape, StateOrder order) {
   const bool hkv = order == StateOrder::hkv;
   Contract result = contract(hkv ? "gdn.state.hkv" : "gdn.state.hvk", "ssm_state", DType::fp32,
                              shape, "sequence", HV * K * V);
-  result.fields = {field("S", 0,
-                         {dim("hv", HV, K * V), dim("k", K, hkv ? V : 1),
-                          dim("v", V, hkv ? 1 : K)})};
+  result.fields = {
+      field("S", 0, {dim("hv", HV, K * V), dim("k", K, hkv ? V : 1), dim("v", V, hkv ? 1 : K)})};
   return result;
 }
 

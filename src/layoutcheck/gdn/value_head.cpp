@@ -1,9 +1,8 @@
 #include "layoutcheck/gdn/value_head.h"
 
+#include <Eigen/Core>
 #include <cmath>
 #include <cstddef>
-
-#include <Eigen/Core>
 
 namespace layoutcheck {
 namespace {
@@ -16,13 +15,16 @@ constexpr double kNormEpsilon = 1e-6;
 // The state passes run 10^5 times per probe sweep, so they are plain loops over contiguous rows
 // that the compiler vectorises; x86-64 builds also get an AVX2 clone picked at load time. Neither
 // reassociates a sum nor contracts to FMA, so every clone gives the same bits.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
 #define LAYOUTCHECK_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define LAYOUTCHECK_VECTOR_CLONES
 #endif
 
-double silu(double x) { return x / (1.0 + std::exp(-x)); }
+double silu(double x) {
+  return x / (1.0 + std::exp(-x));
+}
 
 void l2_normalise(std::vector<double>& x, double scale) {
   VectorMap vector(x.data(), static_cast<Eigen::Index>(x.size()));
@@ -48,9 +50,8 @@ inline __attribute__((always_inline)) void decayed_state_dot_k_body(
 template <class Stored>
 inline __attribute__((always_inline)) void update_state_and_read_body(
     const Stored* state, std::int64_t k_stride, const double* __restrict key,
-    const double* __restrict query, const double* __restrict update, double decay,
-    std::int64_t K, std::int64_t V, Stored* new_state, std::int64_t new_k_stride,
-    double* __restrict out) {
+    const double* __restrict query, const double* __restrict update, double decay, std::int64_t K,
+    std::int64_t V, Stored* new_state, std::int64_t new_k_stride, double* __restrict out) {
   for (std::int64_t v = 0; v < V; ++v) out[v] = 0.0;
   for (std::int64_t k = 0; k < K; ++k) {
     const Stored* row = state + k * k_stride;
@@ -77,25 +78,25 @@ void decayed_state_dot_k(const double* state, std::int64_t k_stride, const doubl
 }
 
 LAYOUTCHECK_VECTOR_CLONES
-void decayed_state_dot_k(const float* state, std::int64_t k_stride, const double* key,
-                         double decay, std::int64_t K, std::int64_t V, double* state_dot_k) {
+void decayed_state_dot_k(const float* state, std::int64_t k_stride, const double* key, double decay,
+                         std::int64_t K, std::int64_t V, double* state_dot_k) {
   decayed_state_dot_k_body(state, k_stride, key, decay, K, V, state_dot_k);
 }
 
 LAYOUTCHECK_VECTOR_CLONES
 void update_state_and_read(const double* state, std::int64_t k_stride, const double* key,
-                           const double* query, const double* update, double decay,
-                           std::int64_t K, std::int64_t V, double* new_state,
-                           std::int64_t new_k_stride, double* out) {
+                           const double* query, const double* update, double decay, std::int64_t K,
+                           std::int64_t V, double* new_state, std::int64_t new_k_stride,
+                           double* out) {
   update_state_and_read_body(state, k_stride, key, query, update, decay, K, V, new_state,
                              new_k_stride, out);
 }
 
 LAYOUTCHECK_VECTOR_CLONES
 void update_state_and_read(const float* state, std::int64_t k_stride, const double* key,
-                           const double* query, const double* update, double decay,
-                           std::int64_t K, std::int64_t V, float* new_state,
-                           std::int64_t new_k_stride, double* out) {
+                           const double* query, const double* update, double decay, std::int64_t K,
+                           std::int64_t V, float* new_state, std::int64_t new_k_stride,
+                           double* out) {
   update_state_and_read_body(state, k_stride, key, query, update, decay, K, V, new_state,
                              new_k_stride, out);
 }
@@ -144,8 +145,8 @@ void delta_rule(const GdnShape& shape, const Stored* state, std::int64_t k_strid
   const double beta = result.beta;
   for (std::int64_t v = 0; v < V; ++v) update[v] = beta * (result.v[v] - state_dot_k[v]);
   result.out.resize(static_cast<std::size_t>(V));
-  update_state_and_read(state, k_stride, result.k.data(), result.q.data(), update, result.decay,
-                        K, V, new_state, new_k_stride, result.out.data());
+  update_state_and_read(state, k_stride, result.k.data(), result.q.data(), update, result.decay, K,
+                        V, new_state, new_k_stride, result.out.data());
 }
 
 // Step 5: gated RMSNorm over V, weight used directly, times silu(z).
@@ -179,7 +180,9 @@ float gdn_log_decay(float a, float A_log, float dt_bias) {
   return -std::exp(A_log) * softplus;
 }
 
-float gdn_beta(float b) { return 1.0f / (1.0f + std::exp(-b)); }
+float gdn_beta(float b) {
+  return 1.0f / (1.0f + std::exp(-b));
+}
 
 void compute_value_head(const GdnShape& shape, const GdnHeadInputs& inputs, GdnHeadResult& result,
                         bool want_state, const GdnHeadFaults& faults) {

@@ -22,8 +22,8 @@ struct GdnHeadInputs {
   std::span<const double> q_taps, k_taps, v_taps;        // [K*(W-1)], [K*(W-1)], [V*(W-1)]
   std::span<const double> q_weight, k_weight, v_weight;  // [K*W], [K*W], [V*W]
   std::span<const double> z;                             // [V], not convolved
-  float b = 0;  // beta logit
-  float a = 0;  // decay input
+  float b = 0;                                           // beta logit
+  float a = 0;                                           // decay input
   float A_log = 0;
   float dt_bias = 0;
   std::span<const double> norm_weight;  // [V], used directly

@@ -21,11 +21,11 @@ Contract load_with(const std::string& path, const PortedRunOptions& options,
   const Contract declared = load_contract(path);
   LoadOptions load;
   for (std::size_t i = 0; i < options.overrides.size(); ++i) {
-    const auto& [name, value] = options.overrides[i];
+    const std::string& name = options.overrides[i].first;
     const auto symbol = std::find_if(declared.symbols.begin(), declared.symbols.end(),
                                      [&](const Symbol& s) { return s.name == name; });
     if (symbol != declared.symbols.end()) {
-      load.overrides.emplace_back(name, value);
+      load.overrides.push_back(options.overrides[i]);
       used[i] = true;
     }
   }

@@ -4,9 +4,10 @@
 
 namespace layoutcheck::gpu {
 
-// A blocking stream: it orders after the synchronous copies and memsets DeviceBuffer makes on the
-// default stream, so an upload is never raced by the kernel that reads it.
-Stream::Stream() { LC_GPU_CHECK(hipStreamCreateWithFlags(&stream_, hipStreamDefault)); }
+Stream::Stream(Kind kind) {
+  LC_GPU_CHECK(hipStreamCreateWithFlags(
+      &stream_, kind == Kind::blocking ? hipStreamDefault : hipStreamNonBlocking));
+}
 Stream::~Stream() { (void)hipStreamDestroy(stream_); }
 void Stream::synchronize() const { LC_GPU_CHECK(hipStreamSynchronize(stream_)); }
 

@@ -9,7 +9,10 @@ namespace layoutcheck::gpu {
 
 class Stream {
  public:
-  Stream();  // a blocking stream (ordered after default-stream copies)
+  // Blocking (the default) orders the stream after the synchronous copies and memsets DeviceBuffer
+  // makes; a non-blocking stream suits graph capture and replay of work whose inputs are ready.
+  enum class Kind { blocking, non_blocking };
+  explicit Stream(Kind kind = Kind::blocking);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream();

@@ -56,6 +56,7 @@ using hipGraphExec_t = cudaGraphExec_t;
 using hipGraphNode_t = cudaGraphNode_t;
 using hipStreamCaptureMode = cudaStreamCaptureMode;
 inline constexpr unsigned int hipStreamDefault = cudaStreamDefault;
+inline constexpr unsigned int hipStreamNonBlocking = cudaStreamNonBlocking;
 inline constexpr hipStreamCaptureMode hipStreamCaptureModeThreadLocal =
     cudaStreamCaptureModeThreadLocal;
 inline hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {

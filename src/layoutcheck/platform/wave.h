@@ -25,6 +25,9 @@ inline constexpr int kWaveSize = 32;  // every NVIDIA GPU
 // One bit per lane of a wave; 64 bits so that wave-64 GPUs fit.
 using lane_mask = unsigned long long;
 
+// Waves in the largest block (1024 threads): sizes shared scratch for block reductions.
+inline constexpr int kMaxBlockWaves = 1024 / kWaveSize;
+
 #if defined(__HIPCC__) || defined(__CUDACC__) || defined(__HIPCC_RTC__) || defined(__CUDACC_RTC__)
 
 __device__ inline int lane_id() { return static_cast<int>(threadIdx.x) & (kWaveSize - 1); }
@@ -57,9 +60,9 @@ __device__ inline float group_sum(float value) {
 
 // Sums kCount values over the whole (1-D) block; every thread gets the sums. scratch holds at least
 // kCount * waves-per-block floats of shared memory (kMaxBlockWaves * kCount is always enough).
+// @pre blockDim.x is a multiple of kWaveSize (every lane of every wave takes part).
 // Contains __syncthreads(): call from all threads of the block. Deterministic: waves are summed
 // in a fixed order.
-inline constexpr int kMaxBlockWaves = 1024 / kWaveSize;
 
 template <int kCount>
 __device__ inline void block_sum(float (&values)[kCount], float* scratch) {

@@ -11,7 +11,8 @@ std::int64_t span_of_rows(const Contract& contract, std::int64_t batch) {
   return (batch - 1) * row_stride(contract) + contract.row_size;
 }
 
-std::vector<bf16_bits> run_checked(DataMovementRunner& runner, const std::vector<bf16_bits>& input) {
+std::vector<bf16_bits> run_checked(DataMovementRunner& runner,
+                                   const std::vector<bf16_bits>& input) {
   std::vector<bf16_bits> output = runner.run(input);
   if (static_cast<std::int64_t>(output.size()) != runner.output_size())
     throw std::runtime_error(runner.name() + " returned " + std::to_string(output.size()) +
@@ -26,8 +27,10 @@ SourceMap probe_data_movement(DataMovementRunner& runner) {
   SourceMap map;
   map.source.assign(static_cast<std::size_t>(outputs), 0);
   // Presence: a copy follows the input from all-zero-bits to all-one-bits; a constant does not.
-  const std::vector<bf16_bits> all_zero = run_checked(runner, std::vector<bf16_bits>(inputs, kBitZero));
-  const std::vector<bf16_bits> all_one = run_checked(runner, std::vector<bf16_bits>(inputs, kBitOne));
+  const std::vector<bf16_bits> all_zero =
+      run_checked(runner, std::vector<bf16_bits>(inputs, kBitZero));
+  const std::vector<bf16_bits> all_one =
+      run_checked(runner, std::vector<bf16_bits>(inputs, kBitOne));
   map.runs = 2;
   for (std::int64_t j = 0; j < outputs; ++j) {
     const auto i = static_cast<std::size_t>(j);
@@ -117,8 +120,12 @@ CpuAdapter::CpuAdapter(Contract producer, Contract consumer, std::int64_t batch)
 std::string CpuAdapter::name() const {
   return "cpu adapter " + producer_.name + " -> " + consumer_.name;
 }
-std::int64_t CpuAdapter::input_size() const { return span_of_rows(producer_, batch_); }
-std::int64_t CpuAdapter::output_size() const { return span_of_rows(consumer_, batch_); }
+std::int64_t CpuAdapter::input_size() const {
+  return span_of_rows(producer_, batch_);
+}
+std::int64_t CpuAdapter::output_size() const {
+  return span_of_rows(consumer_, batch_);
+}
 
 std::vector<bf16_bits> CpuAdapter::run(const std::vector<bf16_bits>& input) {
   std::vector<bf16_bits> output(gather_.size(), 0);

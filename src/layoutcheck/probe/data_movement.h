@@ -45,13 +45,11 @@ SourceMap probe_data_movement(DataMovementRunner& runner);
 // What an adapter from producer's layout to consumer's layout did, batch rows of each.
 struct AdapterVerdict {
   SourceMap sources;
-  MisreadReport reads;             // per consumer element, the producer offset it was copied from
-  std::int64_t crossed_rows = 0;   // output elements copied from another batch row
-  std::int64_t constants = 0;      // consumer elements holding a constant
-  std::int64_t not_copies = 0;     // consumer elements holding a computed value
-  bool exact() const {
-    return reads.misread == 0 && reads.unresolved == 0 && crossed_rows == 0;
-  }
+  MisreadReport reads;            // per consumer element, the producer offset it was copied from
+  std::int64_t crossed_rows = 0;  // output elements copied from another batch row
+  std::int64_t constants = 0;     // consumer elements holding a constant
+  std::int64_t not_copies = 0;    // consumer elements holding a computed value
+  bool exact() const { return reads.misread == 0 && reads.unresolved == 0 && crossed_rows == 0; }
 };
 
 // @pre runner.input_size() == batch rows of the producer (row_stride apart), output likewise for

@@ -10,13 +10,19 @@
 namespace layoutcheck {
 namespace {
 
-// bf16 keeps 8 significant bits: each of the two outputs a delta is taken from is off by up to
-// half an ulp, 2^-8 relative.
-constexpr double kBf16Rounding = 1.0 / 256;
 // fp32 state: a few ulps of the state's scale.
 constexpr double kFp32Rounding = 1.0 / (1 << 21);
 // A second candidate within this many tolerances makes a match ambiguous.
 constexpr double kSeparation = 2.0;
+
+// One unit in the last place of a bf16 value: how far a kernel's rounded output may sit from the
+// exact one, whatever its rounding mode.
+double bf16_ulp(double value) {
+  if (value == 0 || !std::isfinite(value)) return std::ldexp(1.0, -133);
+  int exponent = 0;
+  std::frexp(value, &exponent);  // |value| in [2^(exponent-1), 2^exponent)
+  return std::ldexp(1.0, exponent - 1 - 7);
+}
 
 double norm(std::span<const double> values) {
   double square = 0;
@@ -82,8 +88,8 @@ std::string ProbeDecoder::describe(std::int64_t lane, const LaneHypothesis& hypo
 std::span<const float> ProbeDecoder::observed_out(std::int64_t lane,
                                                   const RowResponse& response) const {
   if (response.out_delta.empty()) return {};
-  return std::span(response.out_delta).subspan(static_cast<std::size_t>(lane * shape_.V),
-                                               static_cast<std::size_t>(shape_.V));
+  return std::span(response.out_delta)
+      .subspan(static_cast<std::size_t>(lane * shape_.V), static_cast<std::size_t>(shape_.V));
 }
 
 std::span<const double> ProbeDecoder::observed_state(std::int64_t lane,
@@ -104,18 +110,20 @@ ProbeDecoder::Fit ProbeDecoder::fit(std::int64_t lane, const Evaluated& evaluate
   const std::int64_t V = shape_.V;
   Fit result;
   const std::span<const float> seen_out = observed_out(lane, response);
-  double miss = 0, observed = 0, base = 0;
+  // Each output element was rounded to bf16 twice (base and probe): a miss within those two ulps
+  // is no miss at all.
+  double miss = 0, observed = 0;
   for (std::int64_t v = 0; v < V; ++v) {
     const double seen = seen_out.empty() ? 0.0 : seen_out[v];
     const double base_value = bf16_to_float(base_out_[static_cast<std::size_t>(lane * V + v)]);
-    miss += (seen - prediction.out_delta[v]) * (seen - prediction.out_delta[v]);
+    const double slack = bf16_ulp(base_value) + bf16_ulp(base_value + seen);
+    const double off = std::max(0.0, std::abs(seen - prediction.out_delta[v]) - slack);
+    miss += off * off;
     observed += seen * seen;
-    base += base_value * base_value;
   }
-  observed = std::sqrt(observed);
   result.out_miss = std::sqrt(miss);
-  result.out_allowance = tolerance_ * std::max(observed, norm(prediction.out_delta)) +
-                         kBf16Rounding * (2 * std::sqrt(base) + observed) + 1e-30;
+  result.out_allowance =
+      tolerance_ * std::max(std::sqrt(observed), norm(prediction.out_delta)) + 1e-30;
 
   // The state: element by element where the claimed layout or the other standard order puts
   // it, or as sorted magnitudes.
@@ -129,7 +137,8 @@ ProbeDecoder::Fit ProbeDecoder::fit(std::int64_t lane, const Evaluated& evaluate
     predicted_square += expected * expected;
   };
   if (placement == StatePlacement::claimed) {
-    for (std::size_t i = 0; i < size; ++i) add(seen_state.empty() ? 0.0 : seen_state[i], predicted[i]);
+    for (std::size_t i = 0; i < size; ++i)
+      add(seen_state.empty() ? 0.0 : seen_state[i], predicted[i]);
   } else {
     thread_local std::vector<double> seen_sorted, predicted_sorted;
     seen_sorted.assign(size, 0.0);
@@ -139,7 +148,8 @@ ProbeDecoder::Fit ProbeDecoder::fit(std::int64_t lane, const Evaluated& evaluate
       const auto head = static_cast<std::int64_t>(size);
       for (std::int64_t i = 0; i < head; ++i) {
         const std::int64_t source = transposed_source_[static_cast<std::size_t>(lane * head + i)];
-        if (source / head == lane) seen_sorted[static_cast<std::size_t>(i)] = seen_state[source % head];
+        if (source / head == lane)
+          seen_sorted[static_cast<std::size_t>(i)] = seen_state[source % head];
       }
     } else if (!seen_state.empty()) {
       std::copy(seen_state.begin(), seen_state.end(), seen_sorted.begin());
@@ -213,7 +223,8 @@ std::vector<LaneHypothesis> ProbeDecoder::named_options(
       ++moved;
       last = v;
     }
-  if (moved == 1) options.push_back({standard_key_head(lane), {element("Z", lane * shape_.V + last)}});
+  if (moved == 1)
+    options.push_back({standard_key_head(lane), {element("Z", lane * shape_.V + last)}});
   return options;
 }
 
@@ -226,12 +237,22 @@ ProbeDecoder::NamedLane ProbeDecoder::verify_named(std::int64_t lane,
   for (const LaneHypothesis& option : options)
     tried.push_back(evaluate(lane, option, response, StatePlacement::claimed));
   const LaneHypothesis& lead = options.front();
-  // The lane also took its z from the probed offset (z read from the wrong segment)?
-  if (!fits() && predictor_.role(lead.elements.front()) != ElementRole::z) {
-    LaneHypothesis with_z = lead;
-    with_z.elements.push_back(
-        element("Z", lane * shape_.V + residual_peak(lane, tried.front().prediction, response)));
-    tried.push_back(evaluate(lane, with_z, response, StatePlacement::claimed));
+  // The lane also took its z from the probed offset (z read from the wrong segment)? Try the
+  // output lane the named elements explain worst; if nothing fits yet, every other. Z must fit
+  // clearly better than the named elements alone to be believed.
+  if (predictor_.role(lead.elements.front()) != ElementRole::z) {
+    const std::int64_t peak = residual_peak(lane, tried.front().prediction, response);
+    const double alone = tried.front().score();
+    for (std::int64_t step = 0; step < shape_.V; ++step) {
+      if (step > 0 && fits()) break;
+      LaneHypothesis with_z = lead;
+      with_z.elements.push_back(element("Z", lane * shape_.V + (peak + step) % shape_.V));
+      Evaluated candidate = evaluate(lane, with_z, response, StatePlacement::claimed);
+      if (candidate.score() <= 1 && candidate.score() * kSeparation < alone)
+        tried.push_back(std::move(candidate));
+      else if (step > 0 && candidate.score() <= 1)
+        tried.push_back(std::move(candidate));
+    }
   }
   // Only value-head elements named: the lane may read q and k from another key head.
   const bool names_key_head = std::any_of(lead.elements.begin(), lead.elements.end(), [&](auto e) {
@@ -240,7 +261,8 @@ ProbeDecoder::NamedLane ProbeDecoder::verify_named(std::int64_t lane,
   if (!fits() && !names_key_head)
     for (std::int64_t key_head = 0; key_head < shape_.H; ++key_head)
       if (key_head != lead.key_head)
-        tried.push_back(evaluate(lane, {key_head, lead.elements}, response, StatePlacement::claimed));
+        tried.push_back(
+            evaluate(lane, {key_head, lead.elements}, response, StatePlacement::claimed));
   // Nothing fits where the claimed layout puts the state: the kernel may write it elsewhere.
   StatePlacement placement = StatePlacement::claimed;
   for (StatePlacement next : placements()) {
@@ -249,17 +271,8 @@ ProbeDecoder::NamedLane ProbeDecoder::verify_named(std::int64_t lane,
     for (Evaluated& e : tried) e.fit = fit(lane, e, response, placement);
   }
 
-  NamedLane named{lane, fits() ? *std::min_element(tried.begin(), tried.end(), better) : tried.front(),
-                  std::nullopt};
-  const ElementRef first = named.chosen.hypothesis.elements.front();
-  const ElementRole role = predictor_.role(first);
-  const std::int64_t size = role == ElementRole::q || role == ElementRole::k ? shape_.K : shape_.V;
-  if (size > 1) {
-    LaneHypothesis neighbour = named.chosen.hypothesis;
-    neighbour.elements.front().linear += predictor_.index_in_head(first) + 1 < size ? 1 : -1;
-    named.competitor = evaluate(lane, neighbour, response, placement);
-  }
-  return named;
+  return NamedLane{lane,
+                   fits() ? *std::min_element(tried.begin(), tried.end(), better) : tried.front()};
 }
 
 std::vector<LaneHypothesis> ProbeDecoder::predicted_candidates(std::int64_t lane,
@@ -292,7 +305,8 @@ std::vector<LaneHypothesis> ProbeDecoder::state_candidates(std::int64_t lane,
   std::set<std::int64_t> columns;
   std::set<std::int64_t> rows;
   if (response.state_largest_offset >= 0) {
-    const std::int64_t s = state_element_at_[static_cast<std::size_t>(response.state_largest_offset)];
+    const std::int64_t s =
+        state_element_at_[static_cast<std::size_t>(response.state_largest_offset)];
     if (s >= 0 && s / (K * V) == lane) {
       const std::int64_t k = s % (K * V) / V, v = s % V;
       columns.insert(v);
@@ -304,7 +318,8 @@ std::vector<LaneHypothesis> ProbeDecoder::state_candidates(std::int64_t lane,
     std::vector<double> ratios;
     for (std::int64_t v = 0; v < V; ++v) {
       const double base = bf16_to_float(base_out_[static_cast<std::size_t>(lane * V + v)]);
-      if (base != 0) ratios.push_back(response.out_delta[static_cast<std::size_t>(lane * V + v)] / base);
+      if (base != 0)
+        ratios.push_back(response.out_delta[static_cast<std::size_t>(lane * V + v)] / base);
     }
     if (!ratios.empty()) {
       std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
@@ -313,7 +328,8 @@ std::vector<LaneHypothesis> ProbeDecoder::state_candidates(std::int64_t lane,
       double largest = -1;
       for (std::int64_t v = 0; v < V; ++v) {
         const double base = bf16_to_float(base_out_[static_cast<std::size_t>(lane * V + v)]);
-        const double off = std::abs(response.out_delta[static_cast<std::size_t>(lane * V + v)] - common * base);
+        const double off =
+            std::abs(response.out_delta[static_cast<std::size_t>(lane * V + v)] - common * base);
         if (off > largest) {
           largest = off;
           outlier = v;
@@ -348,11 +364,12 @@ void ProbeDecoder::choose_by_prediction(std::int64_t lane,
   }
   if (evaluated.empty() || evaluated.front().score() > 1) {
     if (decoding.outcome != ProbeOutcome::ambiguous) decoding.outcome = ProbeOutcome::unresolved;
-    decoding.detail = "value head " + std::to_string(lane) + ": no candidate matches" +
-                      (evaluated.empty() ? std::string()
-                                         : " (closest " + describe(lane, evaluated.front().hypothesis) +
-                                               ", off by " + std::to_string(evaluated.front().score()) +
-                                               " tolerances)");
+    decoding.detail =
+        "value head " + std::to_string(lane) + ": no candidate matches" +
+        (evaluated.empty()
+             ? std::string()
+             : " (closest " + describe(lane, evaluated.front().hypothesis) + ", off by " +
+                   std::to_string(evaluated.front().score()) + " tolerances)");
     return;
   }
   if (evaluated.size() > 1 && evaluated[1].score() <= kSeparation) {
@@ -411,37 +428,15 @@ void ProbeDecoder::decode(const RowResponse& response, ProbeDecoding& decoding) 
       choose_by_prediction(lane, predicted_candidates(lane, response), response, decoding);
   }
 
-  // The named elements stand unless their neighbours explain the response and they do not.
-  Fit named_fit, neighbour_fit;
-  named_fit.out_allowance = named_fit.state_allowance = 0;
-  neighbour_fit.out_allowance = neighbour_fit.state_allowance = 0;
-  auto accumulate = [](Fit& total, const Fit& lane) {
-    total.out_miss = std::hypot(total.out_miss, lane.out_miss);
-    total.out_allowance = std::hypot(total.out_allowance, lane.out_allowance);
-    total.state_miss = std::hypot(total.state_miss, lane.state_miss);
-    total.state_allowance = std::hypot(total.state_allowance, lane.state_allowance);
-  };
-  bool have_neighbours = false;
-  for (const NamedLane& lane : named)
-    if (lane.competitor) {
-      accumulate(named_fit, lane.chosen.fit);
-      accumulate(neighbour_fit, lane.competitor->fit);
-      have_neighbours = true;
-    }
-  if (have_neighbours && neighbour_fit.score() <= 1 && named_fit.score() > 1) {
-    decoding.outcome = ProbeOutcome::unresolved;
-    decoding.detail = "the conv state names " + describe(named.front().lane, named.front().chosen.hypothesis) +
-                      ", but the response fits " +
-                      describe(named.front().lane, named.front().competitor->hypothesis);
-    return;
-  }
+  // Elements the conv state names stand; the prediction only says whether the values agree.
   for (const NamedLane& lane : named)
     decoding.lanes.push_back({lane.lane, lane.chosen.hypothesis.key_head,
                               lane.chosen.hypothesis.elements, lane.chosen.score() <= 1});
   if (decoding.outcome != ProbeOutcome::resolved) return;
   for (const LaneRead& read : decoding.lanes)
     for (const ElementRef& e : read.elements)
-      if (std::find(decoding.elements.begin(), decoding.elements.end(), e) == decoding.elements.end())
+      if (std::find(decoding.elements.begin(), decoding.elements.end(), e) ==
+          decoding.elements.end())
         decoding.elements.push_back(e);
 }
 

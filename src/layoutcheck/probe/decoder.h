@@ -80,7 +80,6 @@ class ProbeDecoder {
   struct NamedLane {
     std::int64_t lane = 0;
     Evaluated chosen;
-    std::optional<Evaluated> competitor;  // the first element's neighbour, for sharpness
   };
 
   Evaluated evaluate(std::int64_t lane, const LaneHypothesis& hypothesis,

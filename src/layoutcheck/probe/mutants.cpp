@@ -59,8 +59,8 @@ MutantInfo describe_mutant(MutantKind kind) {
 }
 
 std::vector<MutantKind> all_mutant_kinds() {
-  return {MutantKind::q_k_swapped,     MutantKind::b_a_swapped,      MutantKind::key_head_modulo,
-          MutantKind::v_head_shifted,  MutantKind::z_from_v,         MutantKind::state_transposed,
+  return {MutantKind::q_k_swapped,      MutantKind::b_a_swapped,   MutantKind::key_head_modulo,
+          MutantKind::v_head_shifted,   MutantKind::z_from_v,      MutantKind::state_transposed,
           MutantKind::row_stride_short, MutantKind::l2norm_skipped};
 }
 
@@ -69,16 +69,24 @@ Mutant make_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& cla
   GdnLayouts actual = claimed;
   GdnFaults faults;
   switch (kind) {
-    case MutantKind::q_k_swapped: swap_fields(actual.qkvz, "Q", "K"); break;
-    case MutantKind::b_a_swapped: swap_fields(actual.ba, "B", "A"); break;
-    case MutantKind::key_head_modulo: faults.key_head = GdnFaults::KeyHead::modulo; break;
+    case MutantKind::q_k_swapped:
+      swap_fields(actual.qkvz, "Q", "K");
+      break;
+    case MutantKind::b_a_swapped:
+      swap_fields(actual.ba, "B", "A");
+      break;
+    case MutantKind::key_head_modulo:
+      faults.key_head = GdnFaults::KeyHead::modulo;
+      break;
     case MutantKind::v_head_shifted: {
       Field& v = field(actual.qkvz, "V");
       const std::int64_t one = v.offset_of(std::vector<std::int64_t>{1, 0});
       v.offset = one;  // element [0,0] now where [1,0] was: every head one head too far
       break;
     }
-    case MutantKind::z_from_v: read_from(actual.qkvz, "Z", "V"); break;
+    case MutantKind::z_from_v:
+      read_from(actual.qkvz, "Z", "V");
+      break;
     case MutantKind::state_transposed: {
       if (shape.K != shape.V)
         throw std::invalid_argument("the state_transposed mutant needs K == V");
@@ -86,12 +94,16 @@ Mutant make_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& cla
       actual.state = state_contract(shape, claims_hkv ? StateOrder::hvk : StateOrder::hkv);
       break;
     }
-    case MutantKind::row_stride_short: faults.qkvz_row_stride_error = -1; break;
-    case MutantKind::l2norm_skipped: faults.head.skip_l2norm = true; break;
+    case MutantKind::row_stride_short:
+      faults.qkvz_row_stride_error = -1;
+      break;
+    case MutantKind::l2norm_skipped:
+      faults.head.skip_l2norm = true;
+      break;
   }
   Mutant mutant{kind, info.name, info.description, info.buffer, nullptr};
-  mutant.kernel = std::make_unique<ReferenceRunner>(
-      "mutant " + mutant.name, GdnReference(shape, std::move(actual), faults));
+  mutant.kernel = std::make_unique<ReferenceRunner>("mutant " + mutant.name,
+                                                    GdnReference(shape, std::move(actual), faults));
   return mutant;
 }
 

@@ -14,14 +14,14 @@
 namespace layoutcheck {
 
 enum class MutantKind {
-  q_k_swapped,        // reads Q from K's segment and K from Q's
-  b_a_swapped,        // reads B from A's segment and A from B's
-  key_head_modulo,    // value head hv uses key head hv % H instead of hv / G
-  v_head_shifted,     // V read one head's stride too far: V[hv] from where V[hv+1] is
-  z_from_v,           // Z read from V's segment
-  state_transposed,   // the state read (and written) in the other order than claimed
-  row_stride_short,   // qkvz batch rows read one element too close together
-  l2norm_skipped,     // q and k used without l2 normalisation: a numeric bug, not a layout one
+  q_k_swapped,       // reads Q from K's segment and K from Q's
+  b_a_swapped,       // reads B from A's segment and A from B's
+  key_head_modulo,   // value head hv uses key head hv % H instead of hv / G
+  v_head_shifted,    // V read one head's stride too far: V[hv] from where V[hv+1] is
+  z_from_v,          // Z read from V's segment
+  state_transposed,  // the state read (and written) in the other order than claimed
+  row_stride_short,  // qkvz batch rows read one element too close together
+  l2norm_skipped,    // q and k used without l2 normalisation: a numeric bug, not a layout one
 };
 
 struct Mutant {

@@ -18,7 +18,9 @@ ElementRole role_of(const std::string& field) {
   throw std::invalid_argument("no GDN role for field " + field);
 }
 
-bool is_key_head_role(ElementRole role) { return role == ElementRole::q || role == ElementRole::k; }
+bool is_key_head_role(ElementRole role) {
+  return role == ElementRole::q || role == ElementRole::k;
+}
 
 }  // namespace
 
@@ -84,13 +86,27 @@ LanePrediction ResponsePredictor::predict(std::int64_t lane,
       throw std::logic_error("prediction: " + probed_layout().element_name(element) +
                              " does not belong to value head " + std::to_string(lane));
     switch (role) {
-      case ElementRole::q: writable(head.q_x, q_x)[index] = hot_; break;
-      case ElementRole::k: writable(head.k_x, k_x)[index] = hot_; break;
-      case ElementRole::v: writable(head.v_x, v_x)[index] = hot_; break;
-      case ElementRole::z: writable(head.z, z)[index] = hot_; break;
-      case ElementRole::b: head.b = static_cast<float>(hot_); break;
-      case ElementRole::a: head.a = static_cast<float>(hot_); break;
-      case ElementRole::s: writable(head.state, state)[index] = hot_; break;
+      case ElementRole::q:
+        writable(head.q_x, q_x)[index] = hot_;
+        break;
+      case ElementRole::k:
+        writable(head.k_x, k_x)[index] = hot_;
+        break;
+      case ElementRole::v:
+        writable(head.v_x, v_x)[index] = hot_;
+        break;
+      case ElementRole::z:
+        writable(head.z, z)[index] = hot_;
+        break;
+      case ElementRole::b:
+        head.b = static_cast<float>(hot_);
+        break;
+      case ElementRole::a:
+        head.a = static_cast<float>(hot_);
+        break;
+      case ElementRole::s:
+        writable(head.state, state)[index] = hot_;
+        break;
     }
   }
   compute_value_head(shape, head, result, true, model_.faults().head);

@@ -37,30 +37,42 @@ ProbeInputs::ProbeInputs(const ProbeTarget& target, OneHotValues values, std::in
       row_size_(target.producer.row_size),
       row_stride_(row_stride(target.producer)) {
   if (batch < 1) throw std::invalid_argument("probe batch must be at least 1");
+  // Random conv state and weights (fixed layouts) give every channel and head its own response.
   const GdnLogicalInputs logical =
       repeated_rows(make_random_logical_inputs(target.shape, 1, seed), batch);
   inputs_ = lay_out(logical, target.consumer);
-  const std::size_t span = static_cast<std::size_t>((batch - 1) * row_stride_ + row_size_);
-  switch (buffer_) {
-    case GdnBuffer::qkvz:
-      inputs_.qkvz.assign(span, float_to_bf16(values.base));
-      inputs_.qkvz_row_stride = row_stride_;
-      break;
-    case GdnBuffer::ba:
-      inputs_.ba.assign(span, float_to_bf16(values.base));
-      inputs_.ba_row_stride = row_stride_;
-      break;
-    case GdnBuffer::state: inputs_.state.assign(span, values.base); break;
-  }
+  // Every contract-laid-out buffer is constant, the probed one laid out by the producer. A
+  // constant looks the same under any layout, so a kernel that misreads a buffer not probed
+  // cannot disturb the probe of this one.
+  auto span = [batch](const Contract& contract) {
+    return static_cast<std::size_t>((batch - 1) * row_stride(contract) + contract.row_size);
+  };
+  auto base = [&](GdnBuffer buffer) {
+    return buffer == buffer_ ? values.base : default_one_hot_values(buffer).base;
+  };
+  const Contract& qkvz = buffer_ == GdnBuffer::qkvz ? target.producer : target.consumer.qkvz;
+  const Contract& ba = buffer_ == GdnBuffer::ba ? target.producer : target.consumer.ba;
+  const Contract& state = buffer_ == GdnBuffer::state ? target.producer : target.consumer.state;
+  inputs_.qkvz.assign(span(qkvz), float_to_bf16(base(GdnBuffer::qkvz)));
+  inputs_.qkvz_row_stride = row_stride(qkvz);
+  inputs_.ba.assign(span(ba), float_to_bf16(base(GdnBuffer::ba)));
+  inputs_.ba_row_stride = row_stride(ba);
+  inputs_.state.assign(span(state), base(GdnBuffer::state));
 }
 
 void ProbeInputs::write(std::int64_t index, bool hot) {
   const float value = hot ? values_.hot : values_.base;
   const auto i = static_cast<std::size_t>(index);
   switch (buffer_) {
-    case GdnBuffer::qkvz: inputs_.qkvz[i] = float_to_bf16(value); break;
-    case GdnBuffer::ba: inputs_.ba[i] = float_to_bf16(value); break;
-    case GdnBuffer::state: inputs_.state[i] = value; break;
+    case GdnBuffer::qkvz:
+      inputs_.qkvz[i] = float_to_bf16(value);
+      break;
+    case GdnBuffer::ba:
+      inputs_.ba[i] = float_to_bf16(value);
+      break;
+    case GdnBuffer::state:
+      inputs_.state[i] = value;
+      break;
   }
 }
 

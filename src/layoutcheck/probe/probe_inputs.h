@@ -1,6 +1,7 @@
 // The inputs of a one-hot sweep: the probed buffer constant in every row (laid out by the producer,
-// gaps included), every other buffer random but identical in every row, laid out by the layouts the
-// kernel claims to read, so that only the probed buffer is under test. One hot element per row.
+// gaps included) but for one hot element per row; the other contract-laid-out buffers constant too,
+// so that only the probed buffer is under test; the conv state and the weights random (fixed
+// layouts), identical in every row, so that every logical element has its own response.
 #pragma once
 
 #include <cstdint>

@@ -7,7 +7,8 @@ namespace layoutcheck {
 namespace {
 
 unsigned worker_count(unsigned requested, std::size_t jobs) {
-  const unsigned threads = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads =
+      requested ? requested : std::max(1u, std::thread::hardware_concurrency());
   return static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(jobs, 1)));
 }
 

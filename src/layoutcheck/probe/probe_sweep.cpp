@@ -51,9 +51,9 @@ std::vector<OffsetRun> never_read_runs(const Contract& producer,
     std::size_t j = i;
     auto kind = [&](std::size_t k) {
       const std::uint32_t owner = owners.at(offsets[k]);
-      return owner >= RowMap::kPadding ? static_cast<std::int64_t>(owner)
-                                       : static_cast<std::int64_t>(
-                                             producer.element_from_global(owner).field);
+      return owner >= RowMap::kPadding
+                 ? static_cast<std::int64_t>(owner)
+                 : static_cast<std::int64_t>(producer.element_from_global(owner).field);
     };
     while (j + 1 < offsets.size() && offsets[j + 1] == offsets[j] + 1 && kind(j + 1) == kind(i) &&
            (owners.at(offsets[i]) >= RowMap::kPadding ||
@@ -75,8 +75,11 @@ struct SweepTally {
 
   void add(const Contract& producer, const Contract& consumer, const ProbeDecoding& decoding) {
     switch (decoding.outcome) {
-      case ProbeOutcome::not_read: not_read.push_back(decoding.offset); return;
-      case ProbeOutcome::resolved: break;
+      case ProbeOutcome::not_read:
+        not_read.push_back(decoding.offset);
+        return;
+      case ProbeOutcome::resolved:
+        break;
       default: {
         ++unresolved;
         if (details.size() < kMaxListedProbes) {
@@ -84,8 +87,8 @@ struct SweepTally {
           const std::string holds = owner < RowMap::kPadding
                                         ? producer.element_name(producer.element_from_global(owner))
                                         : "no element";
-          details.push_back("offset " + std::to_string(decoding.offset) + " (" + holds + "): " +
-                            decoding.detail);
+          details.push_back("offset " + std::to_string(decoding.offset) + " (" + holds +
+                            "): " + decoding.detail);
         }
         return;
       }
@@ -120,7 +123,8 @@ struct SweepTally {
 }  // namespace
 
 std::int64_t default_probe_batch(const GdnShape& shape) {
-  const std::int64_t state_bytes = shape.state_elements() * static_cast<std::int64_t>(sizeof(float));
+  const std::int64_t state_bytes =
+      shape.state_elements() * static_cast<std::int64_t>(sizeof(float));
   return std::clamp<std::int64_t>(kCpuBatchBytes / std::max<std::int64_t>(state_bytes, 1), 2, 64);
 }
 
@@ -132,7 +136,7 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
                                   ? options.values
                                   : default_one_hot_values(target.buffer);
   const std::int64_t row_size = target.producer.row_size;
-  std::int64_t batch = options.max_batch > 0                 ? options.max_batch
+  std::int64_t batch = options.max_batch > 0                ? options.max_batch
                        : runner.preferred_probe_batch() > 0 ? runner.preferred_probe_batch()
                                                             : default_probe_batch(target.shape);
   batch = std::clamp<std::int64_t>(batch, 1, std::max<std::int64_t>(row_size, 1));
@@ -193,9 +197,12 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
 
 OneHotValues default_one_hot_values(GdnBuffer buffer) {
   switch (buffer) {
-    case GdnBuffer::qkvz: return {0.25f, 2.0f};
-    case GdnBuffer::ba: return {0.25f, 2.0f};
-    case GdnBuffer::state: return {0.0625f, 8.0f};
+    case GdnBuffer::qkvz:
+      return {0.25f, 2.0f};
+    case GdnBuffer::ba:
+      return {0.25f, 2.0f};
+    case GdnBuffer::state:
+      return {0.0625f, 8.0f};
   }
   return {0.25f, 2.0f};
 }

@@ -1,7 +1,7 @@
 #include "layoutcheck/probe/response.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -34,8 +34,7 @@ void ResponseExtractor::check_outputs(const GdnStepOutputs& outputs, std::int64_
                                std::to_string(needed) + " expected");
   };
   require("out", outputs.out.size(), batch * shape_.HV * shape_.V);
-  require("conv_state", outputs.conv_state.size(),
-          batch * shape_.conv_channels() * (shape_.W - 1));
+  require("conv_state", outputs.conv_state.size(), batch * shape_.conv_channels() * (shape_.W - 1));
   require("state", outputs.state.size(), (batch - 1) * state_row_stride_ + state_row_size_);
 }
 
@@ -104,7 +103,8 @@ RowResponse ResponseExtractor::extract(const GdnStepOutputs& probe, std::int64_t
         response.state_lanes.push_back(element / head);
         response.state_lane_deltas.emplace_back(static_cast<std::size_t>(head), 0.0);
       }
-      response.state_lane_deltas[static_cast<std::size_t>(slot)][static_cast<std::size_t>(element % head)] = delta;
+      response.state_lane_deltas[static_cast<std::size_t>(slot)]
+                                [static_cast<std::size_t>(element % head)] = delta;
     }
   }
   response.state_norm = std::sqrt(response.state_norm);

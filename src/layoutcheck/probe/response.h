@@ -13,9 +13,9 @@
 namespace layoutcheck {
 
 struct RowResponse {
-  bool changed = false;                // anything differs from the base row
-  std::vector<float> out_delta;        // [HV*V] probe - base; empty when nothing changed
-  std::vector<std::int64_t> out_lanes; // value heads whose output changed
+  bool changed = false;                 // anything differs from the base row
+  std::vector<float> out_delta;         // [HV*V] probe - base; empty when nothing changed
+  std::vector<std::int64_t> out_lanes;  // value heads whose output changed
   // Conv channels whose newest tap changed, and the value it holds now.
   std::vector<std::int64_t> conv_channels;
   std::vector<bf16_bits> conv_values;
@@ -24,10 +24,10 @@ struct RowResponse {
   // state layout places it (same order).
   std::vector<std::int64_t> state_lanes;
   std::vector<std::vector<double>> state_lane_deltas;
-  double state_norm = 0;                // ||delta S|| over the row
-  std::int64_t state_changed = 0;       // elements that changed
+  double state_norm = 0;                   // ||delta S|| over the row
+  std::int64_t state_changed = 0;          // elements that changed
   std::int64_t state_largest_offset = -1;  // row offset of the largest |delta S|
-  bool state_outside_heads = false;     // a change at an offset no head's region covers
+  bool state_outside_heads = false;        // a change at an offset no head's region covers
 };
 
 class ResponseExtractor {

@@ -61,12 +61,14 @@ std::vector<RowStrideEvidence> check_row_stride(ProbeSession& session, const Con
       const std::vector<ProbeDecoding> here = session.probe_all_rows({row, offset});
       bool consistent = zero_ok && here.size() == row_zero.size();
       if (consistent && !here.empty())
-        consistent = here[0].row == row && reading(consumer, here[0]) == reading(consumer, row_zero[0]);
+        consistent =
+            here[0].row == row && reading(consumer, here[0]) == reading(consumer, row_zero[0]);
       if (consistent) continue;
       RowStrideEvidence item;
       item.finding.row = row;
       item.finding.offset = offset;
-      for (const ProbeDecoding& decoding : here) item.finding.responding_rows.push_back(decoding.row);
+      for (const ProbeDecoding& decoding : here)
+        item.finding.responding_rows.push_back(decoding.row);
       item.finding.in_row_zero = names(consumer, row_zero);
       item.finding.here = names(consumer, here);
       if (here.size() == 1 && here[0].outcome == ProbeOutcome::resolved) {
@@ -87,7 +89,8 @@ void infer_kernel_row_stride(std::vector<RowStrideEvidence>& evidence, const Rea
     std::set<std::int64_t> strides;
     bool pinned = true;
     for (const ElementRef& e : item.elements) {
-      const std::int64_t read_at = row_zero.offsets[static_cast<std::size_t>(consumer.global_id(e))];
+      const std::int64_t read_at =
+          row_zero.offsets[static_cast<std::size_t>(consumer.global_id(e))];
       const std::int64_t distance =
           item.finding.row * producer_row_stride + item.finding.offset - read_at;
       if (read_at < 0 || distance % item.responding_row != 0) {

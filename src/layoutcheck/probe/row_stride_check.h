@@ -15,8 +15,8 @@ namespace layoutcheck {
 
 struct RowStrideEvidence {
   RowStrideFinding finding;
-  std::int64_t responding_row = -1;   // the one row that answered, when exactly one did
-  std::vector<ElementRef> elements;   // what that row read
+  std::int64_t responding_row = -1;  // the one row that answered, when exactly one did
+  std::vector<ElementRef> elements;  // what that row read
 };
 
 // @pre session.batch() >= 2.

@@ -46,12 +46,11 @@ std::unique_ptr<GdnRunner> RunnerRegistry::make(std::string_view name,
   }
   if (factory) return factory(request);
   const bool wants_gpu = name.rfind("gpu", 0) == 0;
-  const std::string message = wants_gpu && !any_gpu
-                                  ? "this build has no GPU backend, so there is no runner '" +
-                                        std::string(name) + "'"
-                                  : "no runner named '" + std::string(name) + "'";
-  throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "backend",
-                              message,
+  const std::string message =
+      wants_gpu && !any_gpu
+          ? "this build has no GPU backend, so there is no runner '" + std::string(name) + "'"
+          : "no runner named '" + std::string(name) + "'";
+  throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "backend", message,
                               wants_gpu && !any_gpu
                                   ? "use --backend cpu, or build with -DLAYOUTCHECK_GPU_BACKEND="
                                     "hip or cuda"

@@ -29,10 +29,11 @@ ValueCheck check_values(GdnRunner& runner, const GdnShape& shape, const GdnLayou
   ValueCheck check;
   check.ran = true;
   const std::int64_t B = options.batch, stride = row_stride(layouts.state);
-  if (actual.out.size() < expected.out.size() || actual.conv_state.size() < expected.conv_state.size() ||
+  if (actual.out.size() < expected.out.size() ||
+      actual.conv_state.size() < expected.conv_state.size() ||
       static_cast<std::int64_t>(actual.state.size()) < (B - 1) * stride + layouts.state.row_size)
-    throw std::runtime_error(runner.name() + " returned fewer outputs than " +
-                             std::to_string(B) + " rows need");
+    throw std::runtime_error(runner.name() + " returned fewer outputs than " + std::to_string(B) +
+                             " rows need");
   check.out_relative_l2 =
       relative_l2(std::span(actual.out).first(expected.out.size()), expected.out);
   std::vector<double> state(expected.state.size());

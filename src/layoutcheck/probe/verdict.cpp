@@ -4,9 +4,8 @@ namespace layoutcheck {
 
 std::string ProbeVerdict::conclusion() const {
   const std::string diff_says =
-      static_diff.misread == 0
-          ? "the static diff predicts none"
-          : "the static diff predicts " + std::to_string(static_diff.misread);
+      static_diff.misread == 0 ? "the static diff predicts none"
+                               : "the static diff predicts " + std::to_string(static_diff.misread);
   if (!layout_ok()) {
     std::string text;
     auto add = [&text](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
@@ -19,7 +18,7 @@ std::string ProbeVerdict::conclusion() const {
     if (!routing.empty())
       add(std::to_string(routing.size()) + " value heads read the wrong key head");
     if (!row_stride.empty()) add("batch rows are read at the wrong row stride");
-    if (agrees_with_diff) return text + " (as " + diff_says + ")";
+    if (agrees_with_diff) return text + ", exactly the static diff's set";
     return text + "; " + diff_says + (static_diff.misread > 0 ? " misread" : "") +
            ": the probes and the contracts disagree";
   }

@@ -23,10 +23,10 @@ struct RoutingFinding {
 // A probe in batch row `row` was read differently than the same probe in row 0.
 struct RowStrideFinding {
   std::int64_t row = 0;
-  std::int64_t offset = 0;                  // offset within the probed row
+  std::int64_t offset = 0;  // offset within the probed row
   std::vector<std::int64_t> responding_rows;
-  std::string in_row_zero;                  // what row 0 read from that offset
-  std::string here;                         // what was read this time
+  std::string in_row_zero;                        // what row 0 read from that offset
+  std::string here;                               // what was read this time
   std::optional<std::int64_t> kernel_row_stride;  // inferred, when the evidence pins it down
 };
 
@@ -52,11 +52,11 @@ inline constexpr std::size_t kMaxListedProbes = 20;
 struct ProbeVerdict {
   std::string runner;
   GdnBuffer buffer = GdnBuffer::qkvz;
-  std::int64_t probed = 0;      // offsets probed (the producer's row)
-  ReadMap read_map;             // consumer element -> offset the kernel read it from
-  MisreadReport reads;          // the probed read map against the producer
-  MisreadReport static_diff;    // what the two contracts say
-  bool agrees_with_diff = false;  // same misread set, nothing unresolved
+  std::int64_t probed = 0;             // offsets probed (the producer's row)
+  ReadMap read_map;                    // consumer element -> offset the kernel read it from
+  MisreadReport reads;                 // the probed read map against the producer
+  MisreadReport static_diff;           // what the two contracts say
+  bool agrees_with_diff = false;       // same misread set, nothing unresolved
   std::int64_t unresolved_probes = 0;  // probes whose response matched no or several candidates
   std::vector<std::string> unresolved_details;  // the first kMaxListedProbes, with reasons
   // Probes whose element the conv state named but whose head's values are off the prediction.

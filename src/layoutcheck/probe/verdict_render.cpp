@@ -33,7 +33,8 @@ std::string pad(std::string text, std::size_t width) {
 
 std::string describe_run(const MisreadRun& run) {
   const bool one = run.offset_end - run.offset_begin == 1;
-  return "the kernel reads " + run.consumer + " from " + offsets_text(run.offset_begin, run.offset_end) +
+  return "the kernel reads " + run.consumer + " from " +
+         offsets_text(run.offset_begin, run.offset_end) +
          (one ? ", which holds " : ", which hold ") + run.producer;
 }
 
@@ -54,10 +55,12 @@ std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
     text += "  " + describe_run(reads.runs[i]) + "\n";
   if (reads.runs_total > static_cast<std::int64_t>(std::min(max_runs, reads.runs.size())))
     text += "  ... and " +
-            std::to_string(reads.runs_total - static_cast<std::int64_t>(std::min(max_runs, reads.runs.size()))) +
+            std::to_string(reads.runs_total -
+                           static_cast<std::int64_t>(std::min(max_runs, reads.runs.size()))) +
             " more runs\n";
   for (const OffsetRun& run : verdict.never_read)
-    text += "  never read: " + offsets_text(run.offset_begin, run.offset_end) + " (" + run.holds + ")\n";
+    text += "  never read: " + offsets_text(run.offset_begin, run.offset_end) + " (" + run.holds +
+            ")\n";
   for (const RoutingFinding& finding : verdict.routing)
     text += "  value head " + std::to_string(finding.value_head) + " reads q and k of key head " +
             list(finding.key_heads_read) + " (expected " +
@@ -67,10 +70,12 @@ std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
             std::to_string(finding.offset) + " is read as " + finding.here + "; in row 0 as " +
             finding.in_row_zero;
     if (finding.kernel_row_stride)
-      text += "; the kernel's row stride appears to be " + std::to_string(*finding.kernel_row_stride);
+      text +=
+          "; the kernel's row stride appears to be " + std::to_string(*finding.kernel_row_stride);
     text += "\n";
   }
-  for (const std::string& detail : verdict.unresolved_details) text += "  unresolved: " + detail + "\n";
+  for (const std::string& detail : verdict.unresolved_details)
+    text += "  unresolved: " + detail + "\n";
   if (verdict.unresolved_probes > static_cast<std::int64_t>(verdict.unresolved_details.size()))
     text += "  ... and " +
             std::to_string(verdict.unresolved_probes -
@@ -122,7 +127,8 @@ Json verdict_to_json(const ProbeVerdict& verdict, std::size_t max_runs) {
                     .set("responding_rows", std::move(responding))
                     .set("read_here", finding.here)
                     .set("read_in_row_zero", finding.in_row_zero);
-    item.set("kernel_row_stride", finding.kernel_row_stride ? Json(*finding.kernel_row_stride) : Json());
+    item.set("kernel_row_stride",
+             finding.kernel_row_stride ? Json(*finding.kernel_row_stride) : Json());
     rows.push(std::move(item));
   }
   json.set("row_stride", std::move(rows));

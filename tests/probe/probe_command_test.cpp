@@ -1,0 +1,120 @@
+// `layoutcheck probe` end to end: exit codes, the text summary, and JSON that agrees with
+// `layoutcheck diff --json` on the same contracts.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "layoutcheck/render/json.h"
+
+namespace layoutcheck {
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+};
+
+Result run(const std::string& arguments) {
+  const std::string command = std::string(LAYOUTCHECK_CLI) + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) result.out += buffer.data();
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string contract(const std::string& name) {
+  return std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/" + name + ".yaml";
+}
+
+const std::string kSmall = " --set H=3 --set HV=9 --set K=5 --set V=7";
+
+TEST(ProbeCommand, UpstreamKernelFedFlatBuffersMisreadsWhatDiffSays) {
+  const Result probe = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
+                           contract("qwen3_next.qkvz") + kSmall + " --json");
+  ASSERT_EQ(probe.exit_code, 1) << probe.out;
+  const Json json = Json::parse(probe.out);
+  const Result diff = run("diff " + contract("qwen3_5.qkvz") + " " + contract("qwen3_next.qkvz") +
+                          kSmall + " --json");
+  ASSERT_EQ(diff.exit_code, 1) << diff.out;
+  const Json diff_json = Json::parse(diff.out);
+  EXPECT_EQ(json["probed"].as_int(), 156);
+  EXPECT_EQ(json["misread"].as_int(), diff_json["misread"].as_int());
+  EXPECT_EQ(json["unresolved"].as_int(), 0);
+  EXPECT_TRUE(json["agrees_with_diff"].as_bool());
+  EXPECT_EQ(json["runs"].dump(), diff_json["runs"].dump());
+  ASSERT_EQ(json["fields"].size(), 4u);
+  EXPECT_EQ(json["fields"][0]["name"].as_string(), "Q");
+  EXPECT_EQ(json["fields"][0]["elements"].as_int(), 15);
+  EXPECT_TRUE(json["fields"][0].find("misread") != nullptr);
+}
+
+TEST(ProbeCommand, TextSaysWhatTheKernelReadsFromWhere) {
+  const Result probe = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
+                           contract("qwen3_next.ba") + kSmall);
+  EXPECT_EQ(probe.exit_code, 1) << probe.out;
+  EXPECT_NE(probe.out.find("the kernel reads B[3:6] from offsets 6-8, which hold B[6:9]"),
+            std::string::npos)
+      << probe.out;
+  EXPECT_NE(probe.out.find("exactly the static diff's set"), std::string::npos) << probe.out;
+}
+
+TEST(ProbeCommand, KernelReadingItsOwnLayoutIsCleanForEveryBuffer) {
+  for (const char* name : {"qwen3_next.qkvz", "qwen3_5.ba", "state.hvk"}) {
+    const Result probe = run("probe --producer " + contract(name) + " --consumer " +
+                             contract(name) + " --set H=2 --set HV=4 --set K=6 --set V=6");
+    EXPECT_EQ(probe.exit_code, 0) << probe.out;
+    EXPECT_NE(probe.out.find("verdict: clean"), std::string::npos) << probe.out;
+  }
+}
+
+TEST(ProbeCommand, AMutantDisagreesWithItsContractAndSaysSo) {
+  const Result probe = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
+                           contract("qwen3_5.qkvz") + kSmall + " --backend cpu:mutant:q_k_swapped");
+  EXPECT_EQ(probe.exit_code, 1) << probe.out;
+  EXPECT_NE(probe.out.find("the probes and the contracts disagree"), std::string::npos)
+      << probe.out;
+  const Result numeric =
+      run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
+          contract("qwen3_5.qkvz") + kSmall + " --backend cpu:mutant:l2norm_skipped");
+  EXPECT_EQ(numeric.exit_code, 1) << numeric.out;
+  EXPECT_NE(numeric.out.find("verdict: no layout misread, values differ"), std::string::npos)
+      << numeric.out;
+}
+
+TEST(ProbeCommand, BadInputIsExitTwoWithAClearMessage) {
+  const Result mismatched = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
+                                contract("qwen3_5.ba") + kSmall);
+  EXPECT_EQ(mismatched.exit_code, 2) << mismatched.out;
+  EXPECT_NE(mismatched.out.find("error"), std::string::npos) << mismatched.out;
+  const Result missing =
+      run("probe --producer /nonexistent.yaml --consumer " + contract("qwen3_5.ba"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  const Result no_consumer = run("probe --producer " + contract("qwen3_5.ba"));
+  EXPECT_EQ(no_consumer.exit_code, 2) << no_consumer.out;
+  const Result unknown = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
+                             contract("qwen3_5.ba") + " --backend nosuch");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("no runner named 'nosuch'"), std::string::npos) << unknown.out;
+}
+
+TEST(ProbeCommand, GpuBackendWithoutGpuSupportIsExitTwo) {
+  const Result backends = run("probe --list-backends");
+  ASSERT_EQ(backends.exit_code, 0) << backends.out;
+  EXPECT_NE(backends.out.find("cpu:mutant:z_from_v"), std::string::npos) << backends.out;
+  if (backends.out.find("\ngpu") != std::string::npos || backends.out.rfind("gpu", 0) == 0)
+    GTEST_SKIP() << "this build has a GPU backend";
+  const Result probe = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
+                           contract("qwen3_5.ba") + " --backend gpu");
+  EXPECT_EQ(probe.exit_code, 2) << probe.out;
+  EXPECT_NE(probe.out.find("this build has no GPU backend"), std::string::npos) << probe.out;
+}
+
+}  // namespace
+}  // namespace layoutcheck
