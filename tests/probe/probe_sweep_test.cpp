@@ -58,7 +58,6 @@ TEST(ProbeSweep, TransposedStateIsFoundWhereTheDiffSays) {
   const GdnLayouts hvk = flat_gdn_layouts(kOdd, StateOrder::hvk);
   const GdnLayouts hkv = flat_gdn_layouts(kOdd, StateOrder::hkv);
   ReferenceRunner kernel(kOdd, hvk);
-  GdnShape square{2, 4, 6, 6, 3};
   const ProbeTarget target{kOdd, GdnBuffer::state, hkv.state, hvk};
   const ProbeVerdict verdict = probe_gdn_runner(kernel, target, quiet_options());
   EXPECT_EQ(verdict.reads.unresolved, 0)

@@ -19,7 +19,7 @@ struct GdnBenchOptions {
   std::int64_t multi_step_batch = 1;
   int warmup_replays = 10;
   int replays = 100;
-  int hot_replays = 200;
+  int hot_replays = 100;
   std::int64_t copy_bytes = std::int64_t{1} << 30;  // size of the buffer the copy bandwidth uses
   // Probe the negative control on the GPU (one-hot sweep of qkvz and ba) for its misread count;
   // otherwise the static diff gives it.

@@ -189,6 +189,9 @@ void GdnGateRunner::check_multi_step(GdnRunner& path, GateRecord& record) {
     for (std::int64_t step = 1; step <= plan_.steps && next < plan_.checkpoints.size(); ++step) {
       auto [qkvz, ba] = activations(step);
       session.advance(std::move(qkvz), std::move(ba));
+      if (step % 128 == 0)
+        report("reference: step " + std::to_string(step) + " of " + std::to_string(plan_.steps) +
+               " at batch " + std::to_string(batch));
       if (step == plan_.checkpoints[next])
         multi_step_->at_checkpoint.push_back(session.last()), ++next;
     }

@@ -25,7 +25,8 @@ constexpr std::array<std::pair<DType, std::string_view>, 9> kDTypeNames = {{
 
 std::string shape_string(const std::vector<std::int64_t>& shape) {
   std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    text.append(i ? "," : "").append(std::to_string(shape[i]));
   return text + "]";
 }
 
@@ -139,7 +140,7 @@ std::string Field::layout_string() const {
       }
       text += "(";
       for (std::size_t m = 0; m < modes.size(); ++m)
-        text += (m ? "," : "") + std::to_string(value_of(modes[m]));
+        text.append(m ? "," : "").append(std::to_string(value_of(modes[m])));
       text += ")";
     }
     return text + ")";
@@ -198,7 +199,8 @@ std::string Contract::element_name(ElementRef element) const {
   const Field& field = fields.at(element.field);
   const std::vector<std::int64_t> index = field.unravel(element.linear);
   std::string text = field.name + "[";
-  for (std::size_t i = 0; i < index.size(); ++i) text += (i ? "," : "") + std::to_string(index[i]);
+  for (std::size_t i = 0; i < index.size(); ++i)
+    text.append(i ? "," : "").append(std::to_string(index[i]));
   return text + "]";
 }
 
@@ -208,7 +210,7 @@ ElementRef Contract::parse_element(std::string_view text) const {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
     return s;
   };
-  const std::string quoted = "'" + std::string(text) + "'";
+  const std::string quoted = std::string("'").append(text).append("'");
   const std::string_view whole = trim(text);
   const std::size_t open = whole.find('[');
   if (open == std::string_view::npos || whole.back() != ']')

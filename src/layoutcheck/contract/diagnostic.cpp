@@ -7,8 +7,8 @@ namespace layoutcheck {
 std::string SourceLocation::str() const {
   std::string text = file.empty() ? std::string("<input>") : file;
   if (line > 0) {
-    text += ":" + std::to_string(line);
-    if (column > 0) text += ":" + std::to_string(column);
+    text.append(":").append(std::to_string(line));
+    if (column > 0) text.append(":").append(std::to_string(column));
   }
   return text;
 }

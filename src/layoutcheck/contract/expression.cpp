@@ -158,14 +158,15 @@ class Parser {
           __builtin_add_overflow(value, peek() - '0', &value)) {
         while (is_digit(peek())) ++position_;
         fail(where_, begin, "overflow",
-             "integer " + text_.substr(begin, position_ - begin) + " does not fit in 64 bits");
+             std::string("integer ").append(text_, begin, position_ - begin) +
+                 " does not fit in 64 bits");
       }
       ++position_;
     }
     if (is_identifier_char(peek()) || peek() == '.') {
       while (is_identifier_char(peek()) || peek() == '.') ++position_;
       fail(where_, begin, "expression",
-           "'" + text_.substr(begin, position_ - begin) + "' is not a decimal integer",
+           std::string("'").append(text_, begin, position_ - begin) + "' is not a decimal integer",
            "expressions use decimal integers only");
     }
     Expression::Node node;

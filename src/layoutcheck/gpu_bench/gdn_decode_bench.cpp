@@ -121,8 +121,13 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
     }
     result.gates.probe =
         static_gdn_misreads(flat_gdn_layouts(shape), consumed_layouts(path, shape));
-    if (path == GdnPath::upstream_direct && options.gpu_probe)
-      probe_upstream_direct(shape, result.gates, say);
+    if (path == GdnPath::upstream_direct && options.gpu_probe) {
+      try {
+        probe_upstream_direct(shape, result.gates, say);
+      } catch (const std::exception& error) {  // the static diff's count stays, labelled so
+        result.gates.failures.push_back(std::string("GPU probe failed: ") + error.what());
+      }
+    }
     result.validity = evaluate_gates(result.gates, report.thresholds);
     say(result.name + ": " + (result.validity.valid ? "VALID" : "INVALID"));
     report.paths.push_back(std::move(result));
