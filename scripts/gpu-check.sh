@@ -15,7 +15,7 @@ mkdir -p "$OUT"
 # $OUT/gpu-check-logs.tar.gz after every step, so whatever finishes is returned.
 logs=$(mktemp -d)
 build=${GPU_CHECK_BUILD:-$root/build-gpu}
-steps=${GPU_CHECK_STEPS:-"build timing tests cli sanitize"}
+steps=${GPU_CHECK_STEPS:-"build tests timing sanitize cli"}
 export PATH=/usr/local/cuda/bin:$PATH
 summary=$logs/summary.txt
 : >"$summary"
@@ -41,10 +41,10 @@ wants() { [[ " $steps " == *" $1 "* ]]; }
 cat "$logs/machine.txt"
 
 if wants build; then
-  step configure 120 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  step configure 60 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DLAYOUTCHECK_GPU_BACKEND=cuda -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF \
     -DLAYOUTCHECK_PTXAS_VERBOSE=ON || { cat "$logs/configure.log"; exit 1; }
-  step build 420 cmake --build "$build" -j16 --target gpu_tests codegen_tests layoutcheck_cli \
+  step build 300 cmake --build "$build" -j16 --target gpu_tests codegen_tests layoutcheck_cli \
     layoutcheck_gpu_timing || { tail -60 "$logs/build.log"; exit 1; }
   grep -A3 "Compiling entry function.*gdn_decode_fused_tiled.*FlatLayout" "$logs/build.log" \
     | grep -E "registers|spill" >"$logs/ptxas-native.txt" || true
@@ -52,14 +52,27 @@ fi
 tests=$build/tests/gpu_tests
 cli=$build/src/cli/layoutcheck
 
+if wants tests; then
+  step gpu_tests 240 "$tests" --gtest_brief=1 --gtest_output=xml:"$logs/gpu_tests.xml"
+  step codegen_tests 60 "$build/tests/codegen_tests" --gtest_brief=1
+fi
+
 if wants timing; then
-  step timing 240 "$build/kernels/layoutcheck_gpu_timing" --batches 1,64,256 --layers 48 \
+  step timing 150 "$build/kernels/layoutcheck_gpu_timing" --batches 1,64,256 --layers 48 \
     --replays 20 --tile-sweep
 fi
 
-if wants tests; then
-  step gpu_tests 300 "$tests" --gtest_brief=1 --gtest_output=xml:"$logs/gpu_tests.xml"
-  step codegen_tests 60 "$build/tests/codegen_tests" --gtest_brief=1
+if wants sanitize; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  filter='GdnPathTiles.*:Shapes/GdnPathsTest.ValidPathsMatchTheReference/2x6x37x65_batch3'
+  filter+=':Shapes/GdnPathsTest.ValidPathsMatchTheReference/1x3x128x96_batch1'
+  filter+=':HandWrittenAdapters.*:GeneratedAdapters.StateTranspose*:GpuWave.*'
+  step memcheck 120 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 \
+    "$tests" --gtest_brief=1 --gtest_filter="$filter"
+  step racecheck 120 "$sanitizer" --tool racecheck --error-exitcode 9 \
+    "$tests" --gtest_brief=1 --gtest_filter="$filter"
+  step synccheck 60 "$sanitizer" --tool synccheck --error-exitcode 9 \
+    "$tests" --gtest_brief=1 --gtest_filter='GdnPathTiles.*'
 fi
 
 if wants cli; then
@@ -76,19 +89,6 @@ if wants cli; then
   else
     echo "probe CLI without --backend: skipped" | tee -a "$summary"
   fi
-fi
-
-if wants sanitize; then
-  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  filter='GdnPathTiles.*:Shapes/GdnPathsTest.ValidPathsMatchTheReference/2x6x37x65_batch3'
-  filter+=':Shapes/GdnPathsTest.ValidPathsMatchTheReference/1x3x128x96_batch1'
-  filter+=':HandWrittenAdapters.*:GeneratedAdapters.StateTranspose*:GpuWave.*'
-  step memcheck 200 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 \
-    "$tests" --gtest_brief=1 --gtest_filter="$filter"
-  step racecheck 200 "$sanitizer" --tool racecheck --error-exitcode 9 \
-    "$tests" --gtest_brief=1 --gtest_filter="$filter"
-  step synccheck 120 "$sanitizer" --tool synccheck --error-exitcode 9 \
-    "$tests" --gtest_brief=1 --gtest_filter='GdnPathTiles.*'
 fi
 
 echo

@@ -5,6 +5,7 @@
 // 2 usage or input error, or no GPU.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -48,8 +49,9 @@ class ProgressPrinter {
     if (terminal_) {
       std::cerr << "\r\033[K" << line << std::flush;
       pending_ = true;
-    } else {
-      std::cerr << line << "\n";
+    } else {  // a log: when each stage began, so slow stages show
+      const auto elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+      std::fprintf(stderr, "[%7.1f s] %s\n", elapsed, line.c_str());
     }
   }
   void finish() {
@@ -58,9 +60,11 @@ class ProgressPrinter {
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
   bool quiet_;
   bool terminal_;
   bool pending_ = false;
+  Clock::time_point start_ = Clock::now();
 };
 
 int finish_with(const BenchReport& report, const std::string& out) {

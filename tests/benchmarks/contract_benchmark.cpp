@@ -9,6 +9,7 @@
 // LintFile (what `layoutcheck lint FILE` does), Diff (the misread report of two loaded contracts)
 // and DiffFiles (what `layoutcheck diff P C` does: load and check both, then diff).
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -16,8 +17,6 @@
 #include <fstream>
 #include <iostream>
 #include <string>
-
-#include <unistd.h>
 
 #include "layoutcheck/check/lint.h"
 #include "layoutcheck/contract/diagnostic.h"
@@ -215,7 +214,8 @@ void BM_DiffFiles(benchmark::State& state) {
   std::int64_t elements = 0;
   for (auto _ : state) {
     const layoutcheck::Contract producer = layoutcheck::load_contract(files().flat, scaled());
-    const layoutcheck::Contract consumer = layoutcheck::load_contract(files().interleaved, scaled());
+    const layoutcheck::Contract consumer =
+        layoutcheck::load_contract(files().interleaved, scaled());
     layoutcheck::MisreadReport report = layoutcheck::diff_contracts(producer, consumer);
     elements = report.elements;
     benchmark::DoNotOptimize(report);

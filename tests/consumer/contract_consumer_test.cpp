@@ -3,12 +3,13 @@
 // (interleaved per key head) misreads when it is fed Qwen3.5's flat, group-major buffers.
 //
 // The expected counts are derived by hand, independently of the library. With
-// S = 2K + 2GV (one interleaved key-head group) an element agrees only where both layouts put it
+// S = 2K + 2GV (one interleaved key-head group), an element agrees only where both layouts put it
 // at the same offset:
-//   Q[h,k]:      h*S + k            == h*K + k                 -> only h = 0
-//   K[h,k]:      h*S + K + k        == H*K + h*K + k           -> h*(K + 2GV) == (H-1)*K
-//   V[h*G+r,v]:  h*S + 2K + r*V + v == 2HK + (h*G+r)*V + v     -> h*(2K + GV) == 2K*(H-1)
-//   Z[h*G+r,v]:  ... + G*V          == 2HK + HV*V + (h*G+r)*V  -> h*(2K + GV) == 2HK + HV*V - 2K - GV
+//   Q[h,k]      h*S + k             == h*K + k               ->  h == 0
+//   K[h,k]      h*S + K + k         == H*K + h*K + k         ->  h*(K + 2GV) == (H-1)*K
+//   V[hG+r,v]   h*S + 2K + r*V + v  == 2HK + (hG+r)*V + v    ->  h*(2K + GV) == 2K*(H-1)
+//   Z[hG+r,v]   h*S + 2K + GV + r*V + v  == 2HK + HV*V + (hG+r)*V + v
+//                                                            ->  h*(2K + GV) == 2HK+HV*V-2K-GV
 // At H=16, HV=48, K=V=128 (G=3): Q agrees for h=0, K never, V for h=6, Z for h=15.
 // At H=16, HV=32 (G=2):          Q agrees for h=0, K for h=3, V never, Z for h=15.
 #include <gtest/gtest.h>

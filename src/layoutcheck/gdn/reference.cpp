@@ -13,22 +13,30 @@ const GdnLayouts& validated(const GdnLayouts& layouts, const GdnShape& shape) {
   return layouts;
 }
 
-unsigned thread_count(unsigned requested, std::int64_t rows) {
-  unsigned threads = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::min<std::int64_t>(threads, std::max<std::int64_t>(rows, 1)));
+unsigned thread_count(unsigned requested) {
+  return requested ? requested : std::max(1u, std::thread::hardware_concurrency());
 }
 
-// Runs work(row) for every row, rows interleaved over threads.
+// Runs work(row, first head, end head) over every row, each row split into as many head ranges
+// as it takes to keep every thread busy when there are fewer rows than threads.
 template <class Work>
-void for_each_row(std::int64_t rows, unsigned threads, Work&& work) {
-  if (threads <= 1) {
-    for (std::int64_t row = 0; row < rows; ++row) work(row);
+void for_each_row_part(std::int64_t rows, std::int64_t heads, unsigned threads, Work&& work) {
+  const std::int64_t parts = std::clamp<std::int64_t>(
+      (static_cast<std::int64_t>(threads) + rows - 1) / std::max<std::int64_t>(rows, 1), 1, heads);
+  const std::int64_t units = rows * parts;
+  auto run = [&](std::int64_t unit) {
+    const std::int64_t row = unit / parts, part = unit % parts;
+    work(row, part * heads / parts, (part + 1) * heads / parts);
+  };
+  const auto workers = static_cast<unsigned>(std::min<std::int64_t>(threads, units));
+  if (workers <= 1) {
+    for (std::int64_t unit = 0; unit < units; ++unit) run(unit);
     return;
   }
   std::vector<std::jthread> pool;
-  for (unsigned t = 0; t < threads; ++t)
+  for (unsigned t = 0; t < workers; ++t)
     pool.emplace_back([&, t] {
-      for (std::int64_t row = t; row < rows; row += threads) work(row);
+      for (std::int64_t unit = t; unit < units; unit += workers) run(unit);
     });
 }
 
@@ -175,14 +183,14 @@ void GdnReference::step_into(const GdnStepInputs& inputs, GdnStepOutputs& output
   else
     outputs.state.assign(inputs.state.begin(), inputs.state.begin() + state_span);
 
-  for_each_row(B, thread_count(threads, B), [&](std::int64_t r) {
+  auto part_of_row = [&](std::int64_t r, std::int64_t first_head, std::int64_t end_head) {
     GdnRowData row;
     GdnHeadResult result;
     std::vector<double> head_state, convolved;
     access_.read_row(inputs, r, stride, row, false);
     convolve_row(row, weights, convolved);
     const std::int64_t state_row = r * access_.state_row_stride();
-    for (std::int64_t hv = 0; hv < HV; ++hv) {
+    for (std::int64_t hv = first_head; hv < end_head; ++hv) {
       GdnHeadInputs head = head_inputs(row, weights, hv, key_head_of(hv));
       use_convolved(convolved, hv, key_head_of(hv), head);
       if (access_.state_rows_contiguous()) {
@@ -202,9 +210,11 @@ void GdnReference::step_into(const GdnStepInputs& inputs, GdnStepOutputs& output
         outputs.out[static_cast<std::size_t>((r * HV + hv) * V + v)] =
             float_to_bf16(static_cast<float>(result.out[static_cast<std::size_t>(v)]));
     }
-    shift_conv_state(shape_, inputs.conv_state.data() + r * conv_row, row,
-                     outputs.conv_state.data() + r * conv_row);
-  });
+    if (first_head == 0)
+      shift_conv_state(shape_, inputs.conv_state.data() + r * conv_row, row,
+                       outputs.conv_state.data() + r * conv_row);
+  };
+  for_each_row_part(B, HV, thread_count(threads), part_of_row);
 }
 
 GdnReferenceSession::GdnReferenceSession(const GdnReference& reference, GdnStepInputs initial)

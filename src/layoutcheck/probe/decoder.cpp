@@ -177,20 +177,33 @@ ProbeDecoder::Evaluated ProbeDecoder::evaluate(std::int64_t lane, const LaneHypo
   return evaluated;
 }
 
-std::int64_t ProbeDecoder::residual_peak(std::int64_t lane, const LanePrediction& prediction,
-                                         const RowResponse& response) const {
+std::vector<std::int64_t> ProbeDecoder::worst_lanes(std::int64_t lane,
+                                                    const LanePrediction& prediction,
+                                                    const RowResponse& response) const {
+  constexpr std::size_t kLanes = 3;
   const std::span<const float> seen_out = observed_out(lane, response);
-  std::int64_t peak = 0;
-  double largest = -1;
-  for (std::int64_t v = 0; v < shape_.V; ++v) {
-    const double residual =
-        std::abs((seen_out.empty() ? 0.0 : seen_out[v]) - prediction.out_delta[v]);
-    if (residual > largest) {
-      largest = residual;
-      peak = v;
-    }
+  std::vector<std::pair<double, std::int64_t>> residuals;
+  for (std::int64_t v = 0; v < shape_.V; ++v)
+    residuals.emplace_back(
+        -std::abs((seen_out.empty() ? 0.0 : seen_out[v]) - prediction.out_delta[v]), v);
+  const std::size_t count = std::min(kLanes, residuals.size());
+  std::partial_sort(residuals.begin(), residuals.begin() + static_cast<std::ptrdiff_t>(count),
+                    residuals.end());
+  std::vector<std::int64_t> worst;
+  for (std::size_t i = 0; i < count; ++i) worst.push_back(residuals[i].second);
+  return worst;
+}
+
+void ProbeDecoder::look_elsewhere_for_state(std::int64_t lane, const RowResponse& response,
+                                            std::vector<Evaluated>& tried) const {
+  auto fits = [](const Evaluated& e) { return e.score() <= 1; };
+  for (StatePlacement placement : placements()) {
+    if (placement == StatePlacement::claimed) continue;
+    if (std::any_of(tried.begin(), tried.end(), fits)) return;
+    // Only candidates whose output already fits can be saved by placing the state elsewhere.
+    for (Evaluated& e : tried)
+      if (e.fit.out_miss <= e.fit.out_allowance) e.fit = fit(lane, e, response, placement);
   }
-  return peak;
 }
 
 std::vector<LaneHypothesis> ProbeDecoder::named_options(
@@ -237,21 +250,21 @@ ProbeDecoder::NamedLane ProbeDecoder::verify_named(std::int64_t lane,
   for (const LaneHypothesis& option : options)
     tried.push_back(evaluate(lane, option, response, StatePlacement::claimed));
   const LaneHypothesis& lead = options.front();
-  // The lane also took its z from the probed offset (z read from the wrong segment)? Try the
-  // output lane the named elements explain worst; if nothing fits yet, every other. Z must fit
-  // clearly better than the named elements alone to be believed.
+  // Did the lane also take its z from the probed offset (z read from the wrong segment)? z at the
+  // output lane the named elements explain worst must fit clearly better than they do alone; when
+  // nothing fits, the next worst lanes are tried too.
   if (predictor_.role(lead.elements.front()) != ElementRole::z) {
-    const std::int64_t peak = residual_peak(lane, tried.front().prediction, response);
+    const std::vector<std::int64_t> worst = worst_lanes(lane, tried.front().prediction, response);
     const double alone = tried.front().score();
-    for (std::int64_t step = 0; step < shape_.V; ++step) {
-      if (step > 0 && fits()) break;
+    for (std::size_t i = 0; i < worst.size(); ++i) {
       LaneHypothesis with_z = lead;
-      with_z.elements.push_back(element("Z", lane * shape_.V + (peak + step) % shape_.V));
+      with_z.elements.push_back(element("Z", lane * shape_.V + worst[i]));
       Evaluated candidate = evaluate(lane, with_z, response, StatePlacement::claimed);
-      if (candidate.score() <= 1 && candidate.score() * kSeparation < alone)
+      if (candidate.score() <= 1 && (i > 0 || candidate.score() * kSeparation < alone)) {
         tried.push_back(std::move(candidate));
-      else if (step > 0 && candidate.score() <= 1)
-        tried.push_back(std::move(candidate));
+        break;
+      }
+      if (fits()) break;  // the named elements alone explain the lane
     }
   }
   // Only value-head elements named: the lane may read q and k from another key head.
@@ -263,14 +276,7 @@ ProbeDecoder::NamedLane ProbeDecoder::verify_named(std::int64_t lane,
       if (key_head != lead.key_head)
         tried.push_back(
             evaluate(lane, {key_head, lead.elements}, response, StatePlacement::claimed));
-  // Nothing fits where the claimed layout puts the state: the kernel may write it elsewhere.
-  StatePlacement placement = StatePlacement::claimed;
-  for (StatePlacement next : placements()) {
-    if (fits()) break;
-    placement = next;
-    for (Evaluated& e : tried) e.fit = fit(lane, e, response, placement);
-  }
-
+  look_elsewhere_for_state(lane, response, tried);
   return NamedLane{lane,
                    fits() ? *std::min_element(tried.begin(), tried.end(), better) : tried.front()};
 }
@@ -356,12 +362,8 @@ void ProbeDecoder::choose_by_prediction(std::int64_t lane,
   for (const LaneHypothesis& candidate : candidates)
     evaluated.push_back(evaluate(lane, candidate, response, StatePlacement::claimed));
   auto by_score = [](const Evaluated& a, const Evaluated& b) { return a.score() < b.score(); };
+  look_elsewhere_for_state(lane, response, evaluated);
   std::sort(evaluated.begin(), evaluated.end(), by_score);
-  for (StatePlacement placement : placements()) {
-    if (evaluated.empty() || evaluated.front().score() <= 1) break;
-    for (Evaluated& e : evaluated) e.fit = fit(lane, e, response, placement);
-    std::sort(evaluated.begin(), evaluated.end(), by_score);
-  }
   if (evaluated.empty() || evaluated.front().score() > 1) {
     if (decoding.outcome != ProbeOutcome::ambiguous) decoding.outcome = ProbeOutcome::unresolved;
     decoding.detail =

@@ -103,8 +103,13 @@ class ProbeDecoder {
   void choose_by_prediction(std::int64_t lane, const std::vector<LaneHypothesis>& candidates,
                             const RowResponse& response, ProbeDecoding& decoding) const;
 
-  std::int64_t residual_peak(std::int64_t lane, const LanePrediction& prediction,
-                             const RowResponse& response) const;
+  // When no candidate fits with the state where the claimed layout puts it, rescore those
+  // whose output fits with the state placed as the other standard order would, then anywhere.
+  void look_elsewhere_for_state(std::int64_t lane, const RowResponse& response,
+                                std::vector<Evaluated>& tried) const;
+  // The few output lanes a prediction explains worst, worst first.
+  std::vector<std::int64_t> worst_lanes(std::int64_t lane, const LanePrediction& prediction,
+                                        const RowResponse& response) const;
   // The observed change of one lane's output ([V]) and state ([K*V], empty when unchanged).
   std::span<const float> observed_out(std::int64_t lane, const RowResponse& response) const;
   std::span<const double> observed_state(std::int64_t lane, const RowResponse& response) const;

@@ -69,6 +69,7 @@ std::vector<OffsetRun> never_read_runs(const Contract& producer,
 struct SweepTally {
   std::vector<std::vector<std::int64_t>> offsets_of;  // per consumer global id
   std::map<std::int64_t, std::set<std::int64_t>> key_heads_of_lane;
+  std::map<std::int64_t, std::map<std::size_t, std::int64_t>> consumed_by_lane;  // lane -> field
   std::vector<std::int64_t> not_read;
   std::int64_t unresolved = 0, deviations = 0;
   std::vector<std::string> details;
@@ -102,6 +103,7 @@ struct SweepTally {
     for (const LaneRead& lane : decoding.lanes) {
       deviates |= !lane.matched_prediction;
       for (const ElementRef& e : lane.elements) {
+        ++consumed_by_lane[lane.lane][e.field];
         const std::string& field = consumer.fields[e.field].name;
         if (field == "Q" || field == "K") key_heads_of_lane[lane.lane].insert(lane.key_head);
       }
@@ -175,6 +177,14 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
   verdict.unresolved_details = tally.details;
   verdict.value_deviations = tally.deviations;
   verdict.never_read = never_read_runs(target.producer, tally.not_read);
+  for (const auto& [lane, fields] : tally.consumed_by_lane) {
+    LaneConsumption consumption{lane, {}, {}};
+    for (const auto& [field, count] : fields)
+      consumption.elements_per_field.emplace_back(consumer.fields[field].name, count);
+    if (auto it = tally.key_heads_of_lane.find(lane); it != tally.key_heads_of_lane.end())
+      consumption.key_heads.assign(it->second.begin(), it->second.end());
+    verdict.lanes.push_back(std::move(consumption));
+  }
   for (const auto& [lane, key_heads] : tally.key_heads_of_lane) {
     const std::int64_t expected = lane / target.shape.G();
     if (key_heads.size() != 1 || *key_heads.begin() != expected)

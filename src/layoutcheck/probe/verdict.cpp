@@ -11,14 +11,15 @@ std::string ProbeVerdict::conclusion() const {
     auto add = [&text](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
     if (reads.misread > 0)
       add("layout misread: " + std::to_string(reads.misread) + " of " +
-          std::to_string(reads.elements) + " elements");
+          std::to_string(reads.elements) + " elements" +
+          (agrees_with_diff ? ", exactly the static diff's set" : ""));
     if (reads.unresolved > 0 || unresolved_probes > 0)
       add(std::to_string(reads.unresolved) + " elements unresolved (" +
           std::to_string(unresolved_probes) + " probes matched no single candidate)");
     if (!routing.empty())
       add(std::to_string(routing.size()) + " value heads read the wrong key head");
     if (!row_stride.empty()) add("batch rows are read at the wrong row stride");
-    if (agrees_with_diff) return text + ", exactly the static diff's set";
+    if (agrees_with_diff) return text;
     return text + "; " + diff_says + (static_diff.misread > 0 ? " misread" : "") +
            ": the probes and the contracts disagree";
   }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "layoutcheck/diff/read_map.h"
@@ -18,6 +19,14 @@ struct RoutingFinding {
   std::int64_t value_head = 0;
   std::int64_t expected_key_head = 0;
   std::vector<std::int64_t> key_heads_read;
+};
+
+// What one output lane (value head) consumed from the probed buffer: how many elements of each
+// field, and from which key heads its q and k came.
+struct LaneConsumption {
+  std::int64_t value_head = 0;
+  std::vector<std::pair<std::string, std::int64_t>> elements_per_field;
+  std::vector<std::int64_t> key_heads;
 };
 
 // A probe in batch row `row` was read differently than the same probe in row 0.
@@ -62,6 +71,7 @@ struct ProbeVerdict {
   // Probes whose element the conv state named but whose head's values are off the prediction.
   std::int64_t value_deviations = 0;
   std::vector<OffsetRun> never_read;
+  std::vector<LaneConsumption> lanes;  // per value head that consumed anything
   std::vector<RoutingFinding> routing;
   std::vector<RowStrideFinding> row_stride;
   std::int64_t sweep_batch = 0;  // probes per runner call

@@ -88,6 +88,10 @@ std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
   if (verdict.values.ran)
     text += "  values on random inputs laid out as the kernel claims: " + verdict.values.detail +
             (verdict.values.passed ? "" : " (FAILED)") + "\n";
+  if (verdict.layout_ok() && !verdict.values_ok())
+    text +=
+        "  this buffer is read right, yet the values differ: a numeric bug, or a misread of a "
+        "buffer not probed here (probe it with --buffer)\n";
   for (const std::string& note : reads.notes) text += "  note: " + note + "\n";
   text += "verdict: " + verdict.conclusion() + "\n";
   return text;
@@ -117,6 +121,18 @@ Json verdict_to_json(const ProbeVerdict& verdict, std::size_t max_runs) {
                      .set("key_heads_read", std::move(heads)));
   }
   json.set("routing", std::move(routing));
+  Json lanes = Json::array();
+  for (const LaneConsumption& lane : verdict.lanes) {
+    Json consumed = Json::object();
+    for (const auto& [field, count] : lane.elements_per_field) consumed.set(field, count);
+    Json heads = Json::array();
+    for (std::int64_t head : lane.key_heads) heads.push(head);
+    lanes.push(Json::object()
+                   .set("value_head", lane.value_head)
+                   .set("consumed", std::move(consumed))
+                   .set("key_heads", std::move(heads)));
+  }
+  json.set("lanes", std::move(lanes));
   Json rows = Json::array();
   for (const RowStrideFinding& finding : verdict.row_stride) {
     Json responding = Json::array();

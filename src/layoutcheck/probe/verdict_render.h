@@ -21,7 +21,7 @@ std::string describe_run(const MisreadRun& run);
 std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs = 8);
 
 // report_to_json(verdict.reads) plus "runner", "buffer", "probed", "agrees_with_diff",
-// "static_misread", "never_read", "routing", "row_stride", "unresolved_probes",
+// "static_misread", "never_read", "routing", "lanes", "row_stride", "unresolved_probes",
 // "unresolved_details", "value_deviations", "values", "sweep_batch", "clean", "conclusion".
 Json verdict_to_json(const ProbeVerdict& verdict, std::size_t max_runs);
 

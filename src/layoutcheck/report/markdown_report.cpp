@@ -46,9 +46,10 @@ void write_header(std::ostream& out, const BenchReport& report) {
   out << "- timing: one graph per path holding all " << report.layers
       << " layers, each with its own state and conv buffers; time/layer = replay time ÷ "
       << report.layers << "; " << report.method.warmup_replays << " warm-up + "
-      << report.method.replays << " timed replays, median [p10–p90]. Hot = a one-layer graph "
-      << "replayed over the same buffers (" << report.method.hot_replays
-      << " replays): cache-resident, not production-like, never used for speed-ups\n";
+      << report.method.replays << " timed replays, median [p10–p90]. Hot = one layer's buffers "
+      << "launched " << report.layers << " times in one graph (" << report.method.hot_replays
+      << " replays): cache-resident where they fit in L2, not production-like, never used for "
+         "speed-ups\n";
   out << "- floor = bytes moved ÷ copy bandwidth; % of copy BW = floor ÷ median time\n";
   if (!report.command.empty()) out << "- command: `" << report.command << "`\n";
   out << "\n";
