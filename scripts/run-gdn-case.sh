@@ -144,8 +144,9 @@ if [[ -z "$gpu_reason" ]]; then
     layoutcheck probe --backend gpu --producer "$qkvz_flat" --consumer "$qkvz_interleaved"
   step "probe (GPU): native kernel fed Qwen3.5 qkvz" 0 probe-gpu-native.txt \
     layoutcheck probe --backend gpu --producer "$qkvz_flat" --consumer "$qkvz_flat"
-  # upstream-direct is always in the report and always INVALID: that is a finding, exit 1.
-  step "bench: adapter vs native timing report" 1 bench.txt \
+  # upstream-direct is in the report as a negative control that must come out INVALID; bench exits
+  # 1 only when a real path is INVALID (or the control is not), so a sound run exits 0.
+  step "bench: adapter vs native timing report" 0 bench.txt \
     layoutcheck bench --case gdn-decode --out "$out_dir/bench"
 fi
 

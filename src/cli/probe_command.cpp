@@ -36,6 +36,7 @@ struct ProbeCommandOptions {
   bool list_backends = false;
   std::int64_t max_batch = 0;
   std::uint64_t seed = 1;
+  double tolerance = ProbeOptions{}.tolerance;
   std::optional<std::size_t> max_runs;
 };
 
@@ -51,7 +52,11 @@ class ProgressBar {
   }
   void update(std::int64_t done, std::int64_t total) {
     if (!enabled_ || total <= 0) return;
-    if (std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(1) ||
+        (done < total && now - last_ < std::chrono::milliseconds(100)))
+      return;
+    last_ = now;
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(kWidth * done / total);
     std::cerr << "\rprobing " << what_ << " [" << std::string(filled, '=')
@@ -64,7 +69,7 @@ class ProgressBar {
   std::string what_;
   bool enabled_;
   bool drawn_ = false;
-  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point start_, last_;
 };
 
 // A companion contract next to the consumer: qwen3_next.qkvz.yaml -> qwen3_next.ba.yaml.
@@ -140,11 +145,16 @@ int run_probe(const ProbeCommandOptions& options) {
   ProbeTarget target{shape, buffer, producer,
                      consumer_layouts(options, load, consumer, buffer, shape, assumed)};
 
+  if (buffer == GdnBuffer::state && producer.row_size > 100000 && options.backend == "cpu")
+    std::cerr << "note: probing " << producer.row_size
+              << " state offsets, one batch row each; on the CPU that takes a long while (--set "
+                 "smaller sizes to look at the layout)\n";
   const std::unique_ptr<GdnRunner> kernel =
       registry.make(options.backend, RunnerRequest{shape, target.consumer});
   ProbeOptions probe;
   probe.max_batch = options.max_batch;
   probe.seed = options.seed;
+  probe.tolerance = options.tolerance;
   ProgressBar bar(std::string(gdn_buffer_name(buffer)));
   probe.progress = [&bar](std::int64_t done, std::int64_t total) { bar.update(done, total); };
   const ProbeVerdict verdict = probe_gdn_runner(*kernel, target, probe);
@@ -194,7 +204,10 @@ Command setup_probe_command(CLI::App& parent) {
   app->add_option("--max-batch", options->max_batch,
                   "Probes per runner call (default: sized for the backend)")
       ->check(CLI::PositiveNumber);
-  app->add_option("--seed", options->seed, "Seed of the random buffers not probed");
+  app->add_option("--seed", options->seed, "Seed of the random conv state and weights");
+  app->add_option("--tolerance", options->tolerance,
+                  "Relative distance within which a response matches a prediction (default 0.01)")
+      ->check(CLI::PositiveNumber);
   app->add_option("--max-runs", options->max_runs,
                   "Misread runs to list (text default 8, JSON default all)")
       ->check(CLI::NonNegativeNumber);

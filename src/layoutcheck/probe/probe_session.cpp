@@ -30,7 +30,6 @@ void parallel_for(std::size_t jobs, unsigned threads, Work&& work) {
 ProbeSession::ProbeSession(GdnRunner& runner, const ProbeTarget& target,
                            const ProbeOptions& options, OneHotValues values, std::int64_t batch)
     : runner_(runner),
-      target_(target),
       threads_(options.threads),
       model_(target.shape, target.consumer),
       inputs_(target, values, batch, options.seed),

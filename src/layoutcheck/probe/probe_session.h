@@ -46,7 +46,6 @@ class ProbeSession {
   void run(GdnStepOutputs& outputs);
 
   GdnRunner& runner_;
-  const ProbeTarget& target_;
   unsigned threads_;
   GdnReference model_;  // the reference reading as the kernel claims to read
   ProbeInputs inputs_;

@@ -14,8 +14,8 @@
 namespace layoutcheck {
 namespace {
 
-// The state of one call should fit in cache next to its outputs (a few MiB), but the two cores
-// want at least two rows each.
+// The state of one call should stay in cache next to its outputs (a few MiB); two rows at least,
+// one per core.
 constexpr std::int64_t kCpuBatchBytes = 8 << 20;
 constexpr std::int64_t kRowCheckBatch = 3;
 
@@ -34,32 +34,25 @@ void validate(const ProbeTarget& target) {
         "kernels take the state row stride from their own contract: give both the same"});
 }
 
-// Runs of offsets the kernel never reads, named by what the producer keeps there.
-std::vector<OffsetRun> never_read_runs(const Contract& producer,
+// Runs of offsets holding producer elements that the kernel never reads (padding and gaps are
+// meant to go unread), named by the elements there.
+std::vector<OffsetRun> never_read_runs(const Contract& producer, const RowMap& owners,
                                        const std::vector<std::int64_t>& offsets) {
-  const RowMap owners = RowMap::build(producer);
   std::vector<OffsetRun> runs;
-  auto name_of = [&](std::int64_t first, std::int64_t last) -> std::string {
-    const std::uint32_t a = owners.at(first), b = owners.at(last);
-    if (a == RowMap::kPadding) return "padding";
-    if (a == RowMap::kEmpty) return "nothing";
-    const ElementRef from = producer.element_from_global(a), to = producer.element_from_global(b);
-    return element_range_name(producer.fields[from.field], from.linear, to.linear);
-  };
-  std::size_t i = 0;
-  while (i < offsets.size()) {
+  std::vector<std::int64_t> held;  // the element offsets among them, ascending
+  for (std::int64_t offset : offsets)
+    if (owners.at(offset) < RowMap::kPadding) held.push_back(offset);
+  std::sort(held.begin(), held.end());
+  for (std::size_t i = 0; i < held.size();) {
+    const ElementRef first = producer.element_from_global(owners.at(held[i]));
     std::size_t j = i;
-    auto kind = [&](std::size_t k) {
-      const std::uint32_t owner = owners.at(offsets[k]);
-      return owner >= RowMap::kPadding
-                 ? static_cast<std::int64_t>(owner)
-                 : static_cast<std::int64_t>(producer.element_from_global(owner).field);
-    };
-    while (j + 1 < offsets.size() && offsets[j + 1] == offsets[j] + 1 && kind(j + 1) == kind(i) &&
-           (owners.at(offsets[i]) >= RowMap::kPadding ||
-            owners.at(offsets[j + 1]) == owners.at(offsets[j]) + 1))
+    while (j + 1 < held.size() && held[j + 1] == held[j] + 1 &&
+           owners.at(held[j + 1]) == owners.at(held[j]) + 1 &&
+           producer.element_from_global(owners.at(held[j + 1])).field == first.field)
       ++j;
-    runs.push_back({offsets[i], offsets[j] + 1, name_of(offsets[i], offsets[j])});
+    const ElementRef last = producer.element_from_global(owners.at(held[j]));
+    runs.push_back({held[i], held[j] + 1,
+                    element_range_name(producer.fields[first.field], first.linear, last.linear)});
     i = j + 1;
   }
   return runs;
@@ -74,7 +67,8 @@ struct SweepTally {
   std::int64_t unresolved = 0, deviations = 0;
   std::vector<std::string> details;
 
-  void add(const Contract& producer, const Contract& consumer, const ProbeDecoding& decoding) {
+  void add(const Contract& producer, const RowMap& owners, const Contract& consumer,
+           const ProbeDecoding& decoding) {
     switch (decoding.outcome) {
       case ProbeOutcome::not_read:
         not_read.push_back(decoding.offset);
@@ -84,7 +78,7 @@ struct SweepTally {
       default: {
         ++unresolved;
         if (details.size() < kMaxListedProbes) {
-          const std::uint32_t owner = RowMap::build(producer).at(decoding.offset);
+          const std::uint32_t owner = owners.at(decoding.offset);
           const std::string holds = owner < RowMap::kPadding
                                         ? producer.element_name(producer.element_from_global(owner))
                                         : "no element";
@@ -158,6 +152,7 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
 
   ProbeSession session(runner, target, options, values, batch);
   verdict.sweep_batch = batch;
+  const RowMap owners = RowMap::build(target.producer);
   SweepTally tally;
   tally.offsets_of.resize(static_cast<std::size_t>(consumer.elements()));
   for (std::int64_t start = 0; start < row_size; start += batch) {
@@ -165,7 +160,7 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
     for (std::int64_t row = 0; row < batch && start + row < row_size; ++row)
       points.push_back({row, start + row});
     for (const ProbeDecoding& decoding : session.probe(points))
-      tally.add(target.producer, consumer, decoding);
+      tally.add(target.producer, owners, consumer, decoding);
     if (options.progress) options.progress(std::min(start + batch, row_size), row_size);
   }
 
@@ -176,7 +171,9 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
   verdict.unresolved_probes = tally.unresolved;
   verdict.unresolved_details = tally.details;
   verdict.value_deviations = tally.deviations;
-  verdict.never_read = never_read_runs(target.producer, tally.not_read);
+  verdict.read_from_several_offsets =
+      std::count(reads.offsets.begin(), reads.offsets.end(), ReadMap::kAmbiguous);
+  verdict.never_read = never_read_runs(target.producer, owners, tally.not_read);
   for (const auto& [lane, fields] : tally.consumed_by_lane) {
     LaneConsumption consumption{lane, {}, {}};
     for (const auto& [field, count] : fields)

@@ -13,9 +13,13 @@ std::string ProbeVerdict::conclusion() const {
       add("layout misread: " + std::to_string(reads.misread) + " of " +
           std::to_string(reads.elements) + " elements" +
           (agrees_with_diff ? ", exactly the static diff's set" : ""));
-    if (reads.unresolved > 0 || unresolved_probes > 0)
+    if (unresolved_probes > 0)
       add(std::to_string(reads.unresolved) + " elements unresolved (" +
           std::to_string(unresolved_probes) + " probes matched no single candidate)");
+    if (read_from_several_offsets > 0)
+      add(std::to_string(read_from_several_offsets) + " elements read from several offsets");
+    if (unresolved_probes == 0 && reads.unresolved > read_from_several_offsets)
+      add(std::to_string(reads.unresolved - read_from_several_offsets) + " elements never read");
     if (!routing.empty())
       add(std::to_string(routing.size()) + " value heads read the wrong key head");
     if (!row_stride.empty()) add("batch rows are read at the wrong row stride");

@@ -68,6 +68,8 @@ struct ProbeVerdict {
   bool agrees_with_diff = false;       // same misread set, nothing unresolved
   std::int64_t unresolved_probes = 0;  // probes whose response matched no or several candidates
   std::vector<std::string> unresolved_details;  // the first kMaxListedProbes, with reasons
+  // Elements found at more than one offset (different heads read them from different places).
+  std::int64_t read_from_several_offsets = 0;
   // Probes whose element the conv state named but whose head's values are off the prediction.
   std::int64_t value_deviations = 0;
   std::vector<OffsetRun> never_read;

@@ -1,6 +1,5 @@
 #include "layoutcheck/probe/verdict_render.h"
 
-#include <cstdio>
 
 #include "layoutcheck/render/report_json.h"
 
@@ -10,12 +9,6 @@ namespace {
 std::string offsets_text(std::int64_t begin, std::int64_t end) {
   return end - begin == 1 ? "offset " + std::to_string(begin)
                           : "offsets " + std::to_string(begin) + "-" + std::to_string(end - 1);
-}
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
 }
 
 std::string list(const std::vector<std::int64_t>& values) {
@@ -153,6 +146,7 @@ Json verdict_to_json(const ProbeVerdict& verdict, std::size_t max_runs) {
   for (const std::string& detail : verdict.unresolved_details) details.push(detail);
   json.set("unresolved_details", std::move(details));
   json.set("value_deviations", verdict.value_deviations);
+  json.set("read_from_several_offsets", verdict.read_from_several_offsets);
   json.set("values", Json::object()
                          .set("checked", verdict.values.ran)
                          .set("passed", verdict.values.passed)

@@ -22,7 +22,8 @@ std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs = 
 
 // report_to_json(verdict.reads) plus "runner", "buffer", "probed", "agrees_with_diff",
 // "static_misread", "never_read", "routing", "lanes", "row_stride", "unresolved_probes",
-// "unresolved_details", "value_deviations", "values", "sweep_batch", "clean", "conclusion".
+// "unresolved_details", "value_deviations", "read_from_several_offsets", "values", "sweep_batch",
+// "clean", "conclusion".
 Json verdict_to_json(const ProbeVerdict& verdict, std::size_t max_runs);
 
 }  // namespace layoutcheck

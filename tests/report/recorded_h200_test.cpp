@@ -1,0 +1,108 @@
+// The committed H200 run (results/bench-h200/report.json, written by `layoutcheck bench` on the GPU
+// machine) read back without a GPU: its verdicts follow from its own gate numbers, its speed-ups
+// from its own samples, and no rendering of it gives the negative control a ratio.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "layoutcheck/bench/gdn_misreads.h"
+#include "layoutcheck/gdn/standard_layouts.h"
+#include "layoutcheck/report/json_report.h"
+#include "layoutcheck/report/markdown_report.h"
+#include "layoutcheck/report/timing_chart.h"
+#include "report/report_text.h"
+
+namespace layoutcheck {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string recorded_text() {
+  std::ifstream file(LAYOUTCHECK_TEST_DATA "/../results/bench-h200/report.json");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+class RecordedH200 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    text_ = recorded_text();
+    ASSERT_FALSE(text_.empty()) << "results/bench-h200/report.json is missing";
+    report_ = bench_report_from_json(Json::parse(text_));
+  }
+  std::string text_;
+  BenchReport report_;
+};
+
+TEST_F(RecordedH200, ReadsBackToTheSameText) {
+  EXPECT_EQ(render_json_report(report_), text_);
+}
+
+TEST_F(RecordedH200, VerdictsFollowFromTheRecordedGates) {
+  ASSERT_EQ(report_.paths.size(), 4u);
+  for (const PathResult& path : report_.paths) {
+    SCOPED_TRACE(path.name);
+    const Validity again = evaluate_gates(path.gates, report_.thresholds);
+    EXPECT_EQ(again.valid, path.validity.valid);
+    EXPECT_EQ(again.reasons, path.validity.reasons);
+    EXPECT_EQ(path.timings.empty(), !path.validity.valid);  // INVALID paths were never timed
+  }
+  EXPECT_TRUE(findings(report_).empty());
+}
+
+TEST_F(RecordedH200, NegativeControlMisreadsWhatTheStaticDiffPredicts) {
+  const PathResult* direct = report_.path("upstream-direct");
+  ASSERT_NE(direct, nullptr);
+  EXPECT_TRUE(direct->negative_control);
+  EXPECT_FALSE(direct->validity.valid);
+  ASSERT_TRUE(direct->gates.probe.has_value());
+  EXPECT_EQ(direct->gates.probe->source, "GPU probe");
+  const GdnShape shape;
+  const ProbeGate diff =
+      static_gdn_misreads(flat_gdn_layouts(shape), interleaved_gdn_layouts(shape));
+  EXPECT_EQ(direct->gates.probe->elements, diff.elements);
+  EXPECT_EQ(direct->gates.probe->misread, diff.misread);
+}
+
+TEST_F(RecordedH200, SpeedupsAreRatiosOfTheRecordedSamples) {
+  const Json recorded = Json::parse(text_);
+  ASSERT_GT(recorded["speedups"].size(), 0u);
+  for (const Json& entry : recorded["speedups"].items()) {
+    const std::string candidate = entry["candidate"].as_string();
+    const std::string reference = entry["reference"].as_string();
+    const std::int64_t batch = entry["batch"].as_int();
+    const auto ratio = speedup(report_, candidate, reference, batch);
+    ASSERT_TRUE(ratio.has_value()) << candidate << " vs " << reference;
+    EXPECT_DOUBLE_EQ(*ratio, entry["ratio"].as_double());
+    EXPECT_NE(candidate, "upstream-direct");
+    EXPECT_NE(reference, "upstream-direct");
+  }
+}
+
+TEST_F(RecordedH200, RenderingsNeverRatioTheNegativeControl) {
+  const std::string markdown = render_markdown_report(report_);
+  for (const std::string& line : testing::lines_containing(markdown, "upstream-direct"))
+    EXPECT_THAT(line, Not(HasSubstr("×"))) << line;
+  EXPECT_THAT(render_timing_chart(report_), Not(HasSubstr("data-path=\"upstream-direct\"")));
+}
+
+TEST_F(RecordedH200, EveryFigureSitsAboveItsFloor) {
+  const double bandwidth = report_.copy_bandwidth.bytes_per_second();
+  EXPECT_GT(bandwidth, 1e12);  // a real device-to-device copy, TB/s
+  for (const PathResult& path : report_.paths)
+    for (const BatchTiming& timing : path.timings) {
+      SCOPED_TRACE(path.name + " batch " + std::to_string(timing.batch));
+      EXPECT_GT(timing.per_layer.median,
+                floor_us(total_bytes(path.stages).at(timing.batch), bandwidth));
+      EXPECT_LE(timing.per_layer.p10, timing.per_layer.median);
+      EXPECT_GE(timing.per_layer.p90, timing.per_layer.median);
+      EXPECT_EQ(timing.per_layer_us.size(), static_cast<std::size_t>(report_.method.replays));
+    }
+}
+
+}  // namespace
+}  // namespace layoutcheck
