@@ -40,11 +40,26 @@ __device__ inline Gates make_gates(float a, float b, float A_log, float dt_bias)
   return {expf(g), sigmoid(b)};
 }
 
+// The raw inputs of one head's gates, loaded early (their round trip overlaps the staging) and
+// turned into Gates once they are needed.
+struct GateInputs {
+  unsigned short a, b;
+  float A_log, dt_bias;
+  __device__ Gates gates() const {
+    return make_gates(bf16_to_float(a), bf16_to_float(b), A_log, dt_bias);
+  }
+};
+
+template <class Layout>
+__device__ inline GateInputs load_gate_inputs(const GdnDecodeArgs& args, const GdnDims& d, int b,
+                                              int hv) {
+  const unsigned short* row = args.ba + b * args.ba_row_stride;
+  return {row[Layout::a(d, hv)], row[Layout::b(d, hv)], args.A_log[hv], args.dt_bias[hv]};
+}
+
 template <class Layout>
 __device__ inline Gates load_gates(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv) {
-  const unsigned short* row = args.ba + b * args.ba_row_stride;
-  return make_gates(bf16_at(row, Layout::a(d, hv)), bf16_at(row, Layout::b(d, hv)),
-                    args.A_log[hv], args.dt_bias[hv]);
+  return load_gate_inputs<Layout>(args, d, b, hv).gates();
 }
 
 // One causal-conv channel: silu(sum_t w[t] * window[t]), window = the W-1 stored raw inputs
@@ -108,6 +123,85 @@ __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, 
   }
 }
 
+// Fast-path staging (K, tile and conv width W known at compile time): every global load of the
+// thread's items is issued before any is used, so staging costs one round trip to memory instead
+// of one per item. The key head's raw conv window (W-1 taps, then x) of every Q/K channel is kept
+// in shared memory (qk_window, [2K][W]) so that the block that shifts the shared conv state later
+// needs no second read.
+template <class Layout, int kKeyDim, int kTile, int kThreads, int kW>
+__device__ void stage_fused_inputs_fast(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
+                                        int v0, const StagedHead& staged,
+                                        unsigned short* qk_window) {
+  constexpr int kConvItems = 2 * kKeyDim + kTile;  // Q, K channels of the key head, V of the tile
+  constexpr int kItems = kConvItems + kTile;        // and the tile's Z
+  constexpr int kPerThread = (kItems + kThreads - 1) / kThreads;
+  const int h = hv / d.G();
+  const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
+  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (kW - 1);
+
+  unsigned short window[kPerThread][kW];  // taps then x; for Z items [0] is z
+  unsigned short weight[kPerThread][kW];  // conv weights; for Z items [0] is the norm weight
+  int taps[kPerThread];
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    const int i = static_cast<int>(threadIdx.x) + j * kThreads;
+    if (i >= kItems) continue;
+    if (i < kConvItems) {
+      int offset, channel;
+      if (i < kKeyDim) {
+        offset = Layout::q(d, h, i), channel = ConvLayout::q_channel(d, h, i);
+        taps[j] = ConvLayout::q_taps(d, h, i);
+      } else if (i < 2 * kKeyDim) {
+        const int k = i - kKeyDim;
+        offset = Layout::k(d, h, k), channel = ConvLayout::k_channel(d, h, k);
+        taps[j] = ConvLayout::k_taps(d, h, k);
+      } else {
+        const int v = v0 + i - 2 * kKeyDim;
+        offset = Layout::v(d, hv, v), channel = ConvLayout::v_channel(d, hv, v);
+        taps[j] = ConvLayout::v_taps(d, hv, v);
+      }
+#pragma unroll
+      for (int t = 0; t + 1 < kW; ++t) window[j][t] = conv[taps[j] + t];
+      window[j][kW - 1] = row[offset];
+#pragma unroll
+      for (int t = 0; t < kW; ++t) weight[j][t] = args.conv_weight[channel * kW + t];
+    } else {
+      const int v = v0 + i - kConvItems;
+      window[j][0] = row[Layout::z(d, hv, v)];
+      weight[j][0] = args.norm_weight[v];
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    const int i = static_cast<int>(threadIdx.x) + j * kThreads;
+    if (i >= kItems) continue;
+    if (i < kConvItems) {
+      float sum = 0.0f;
+#pragma unroll
+      for (int t = 0; t < kW; ++t) sum += bf16_to_float(weight[j][t]) * bf16_to_float(window[j][t]);
+      const float y = silu(sum);
+      if (i < 2 * kKeyDim) {
+        (i < kKeyDim ? staged.q[i] : staged.k[i - kKeyDim]) = y;
+#pragma unroll
+        for (int t = 0; t < kW; ++t) qk_window[i * kW + t] = window[j][t];
+      } else {
+        staged.v[i - 2 * kKeyDim] = y;
+        // this block's own V channels: shift their conv state now
+#pragma unroll
+        for (int t = 0; t + 1 < kW; ++t) conv[taps[j] + t] = window[j][t + 1];
+      }
+    } else {
+      staged.gate[i - kConvItems] =
+          silu(bf16_to_float(window[j][0])) * bf16_to_float(weight[j][0]);
+    }
+  }
+}
+
+// The last block of key head h to arrive writes its conv state from the staged window.
+template <int kKeyDim, int kW>
+__device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDims& d, int b, int h,
+                                         const unsigned short* qk_window);
+
 // The blocks that read key head h's Q/K conv state (`sharers` of them) each arrive at a counter
 // once their reads are done; the last to arrive shifts the state and resets the counter. No block
 // waits for another, so there is no deadlock whatever the scheduling, and every block reads the
@@ -132,6 +226,18 @@ __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d,
     const int k = is_q ? i : i - d.K;
     const unsigned short x = row[is_q ? Layout::q(d, h, k) : Layout::k(d, h, k)];
     shift_taps(conv + (is_q ? ConvLayout::q_taps(d, h, k) : ConvLayout::k_taps(d, h, k)), x, d.W);
+  }
+}
+
+template <int kKeyDim, int kW>
+__device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDims& d, int b, int h,
+                                         const unsigned short* qk_window) {
+  if (threadIdx.x == 0) *qk_counter(args, d, b, h) = 0;  // every sharer has arrived
+  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (kW - 1);
+  for (int i = static_cast<int>(threadIdx.x); i < 2 * kKeyDim; i += static_cast<int>(blockDim.x)) {
+    const int taps = i < kKeyDim ? ConvLayout::q_taps(d, h, i) : ConvLayout::k_taps(d, h, i - kKeyDim);
+#pragma unroll
+    for (int t = 0; t + 1 < kW; ++t) conv[taps + t] = qk_window[i * kW + t + 1];
   }
 }
 

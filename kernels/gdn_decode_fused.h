@@ -83,9 +83,9 @@ __device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const Gdn
 }
 
 // The end of every fused launch: thread 0 holds the arrival counts of the Q/K conv-state and norm
-// handshakes; the last arrivals do the shared work.
-template <class Layout>
-__device__ inline void finish_shared_work(const GdnDecodeArgs& args, const GdnDims& d, int b,
+// handshakes; the last arrivals do the shared work. Returns whether this block shifts the Q/K
+// conv state (the caller does, from what it staged).
+__device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDims& d, int b,
                                           int hv, int qk_arrived, int norm_arrived, int* flags) {
   const int tiles = static_cast<int>(gridDim.x);
   if (threadIdx.x == 0) {
@@ -93,17 +93,18 @@ __device__ inline void finish_shared_work(const GdnDecodeArgs& args, const GdnDi
     flags[1] = tiles > 1 && norm_arrived == tiles - 1;
   }
   __syncthreads();
-  if (flags[0]) shift_qk_conv_state<Layout>(args, d, b, hv / d.G());
   if (flags[1]) finish_gated_rmsnorm(args, d, b, hv);
+  return flags[0] != 0;
 }
 
-// Fast path: K = kKeyDim and V = tiles * kTile at compile time; grid (tiles, HV, batch),
-// StateTile<State, kKeyDim, kTile>::kThreads threads.
-template <class Layout, class State, int kKeyDim, int kTile>
+// Fast path: K = kKeyDim, V = tiles * kTile and conv width kW at compile time; grid
+// (tiles, HV, batch), StateTile<State, kKeyDim, kTile>::kThreads threads.
+template <class Layout, class State, int kKeyDim, int kTile, int kW>
 __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
                                   (StateTile<State, kKeyDim, kTile>::kMinBlocks))
     gdn_decode_fused_tiled(GdnDecodeArgs args) {
   using Tile = StateTile<State, kKeyDim, kTile>;
+  __shared__ unsigned short qk_window[2 * kKeyDim * kW];
   __shared__ float q[kKeyDim];
   __shared__ float k[kKeyDim];
   __shared__ float value[kTile];
@@ -120,17 +121,21 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
   const int v0 = static_cast<int>(blockIdx.x) * kTile;
   float* state_row = args.state + b * args.state_row_stride;
 
+  // Everything independent is in flight at once: the state slice, the gate inputs, the staging.
   Tile tile;
-  tile.load(state_row, d, hv, v0);  // the state is in flight while the inputs are staged
-  stage_fused_inputs<Layout>(args, d, b, hv, v0, kTile, StagedHead{q, k, value, gate});
-  const Gates gates = load_gates<Layout>(args, d, b, hv);
+  tile.load(state_row, d, hv, v0);
+  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
+  stage_fused_inputs_fast<Layout, kKeyDim, kTile, Tile::kThreads, kW>(
+      args, d, b, hv, v0, StagedHead{q, k, value, gate}, qk_window);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
+  const Gates gates = gate_inputs.gates();
   const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
   tile.project(q, k, norm, gates, value, u, o, reduction);
   const int norm_arrived = gated_rmsnorm(args, d, b, hv, v0, kTile, o, gate, scratch);
   tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
-  finish_shared_work<Layout>(args, d, b, hv, qk_arrived, norm_arrived, flags);
+  if (finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived, flags))
+    shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
 }
 
 // Any K, V (odd shapes): grid (1, HV, batch), kGenericThreads threads, dynamic shared memory of
@@ -190,7 +195,8 @@ __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnD
   update_state_generic<State>(state_row, d, hv, q, k, norm, gates, value, u, o);
   __syncthreads();
   gated_rmsnorm(args, d, b, hv, 0, d.V, o, gate, scratch);
-  finish_shared_work<Layout>(args, d, b, hv, qk_arrived, -1, flags);
+  if (finish_shared_work(args, d, b, hv, qk_arrived, -1, flags))
+    shift_qk_conv_state<Layout>(args, d, b, hv / d.G());
 }
 
 }  // namespace layoutcheck::kernels

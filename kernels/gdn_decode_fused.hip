@@ -12,6 +12,7 @@ namespace {
 
 constexpr int kFastKeyDim = 128;
 constexpr int kFastValueDim = 128;
+constexpr int kFastConvWidth = 4;
 
 // The tiled kernel assumes the state slice of a head is affine in (k, v) with the innermost index
 // contiguous and 16-byte aligned; check that on the contract's offset function itself.
@@ -39,7 +40,8 @@ void launch_tiled(const GdnDecodeArgs& args, hipStream_t stream) {
   using Tile = StateTile<State, kFastKeyDim, kTile>;
   const dim3 grid(static_cast<unsigned>(kFastValueDim / kTile), static_cast<unsigned>(args.HV),
                   static_cast<unsigned>(args.batch));
-  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kTile><<<grid, Tile::kThreads, 0, stream>>>(args);
+  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kTile, kFastConvWidth>
+      <<<grid, Tile::kThreads, 0, stream>>>(args);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_tiled<") + Layout::kName + ", " +
                        State::kName + ", tile " + std::to_string(kTile) + ">")
                           .c_str());
@@ -109,17 +111,23 @@ long long gdn_workspace_floats(long long batch, long long /*H*/, long long HV, l
   return fused_workspace_floats(batch, HV, V);
 }
 
+// Measured on an H200 (results/gpu-check.md, run 1): below one head per multiprocessor the
+// step is latency-bound and one block per head (no norm handshake) is fastest; above, two blocks
+// of 256 threads per head keep more state in flight than one of 512 (registers allow three
+// 256-thread blocks per multiprocessor, one 512-thread block).
 int choose_fused_tiles(const GdnDecodeArgs& args, int multiprocessors) {
   if (args.K != kFastKeyDim || args.V != kFastValueDim) return 1;
-  const long long heads = args.batch * args.HV;
-  const long long wanted = 2LL * multiprocessors;  // a couple of blocks per multiprocessor
-  if (heads >= wanted) return 1;
-  if (2 * heads >= wanted) return 2;
-  return 4;
+  return args.batch * args.HV < multiprocessors ? 1 : 2;
+}
+
+// The baseline's recurrent kernel has no norm to combine: two blocks per head were fastest at
+// every batch measured.
+int choose_recurrent_tiles(const GdnDecodeArgs& args, int /*multiprocessors*/) {
+  return args.K == kFastKeyDim && args.V == kFastValueDim ? 2 : 1;
 }
 
 bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order, int tiles) {
-  if (args.K != kFastKeyDim || args.V != kFastValueDim) return false;
+  if (args.K != kFastKeyDim || args.V != kFastValueDim || args.W != kFastConvWidth) return false;
   if (tiles != 1 && tiles != 2 && tiles != 4) return false;
   return order == StateOrder::hkv ? state_is_vectorisable<StateHkv>(args)
                                   : state_is_vectorisable<StateHvk>(args);

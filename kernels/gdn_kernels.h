@@ -22,11 +22,12 @@ const char* state_order_name(StateOrder order);
 long long gdn_sync_counters(long long batch, long long H, long long HV);
 long long gdn_workspace_floats(long long batch, long long H, long long HV, long long K, long long V);
 
-// Blocks per value head for the fused kernel: more at small batch so every multiprocessor streams
-// state, one at large batch. Returns 1, 2 or 4 (only 1 when the fast path does not apply).
+// Blocks per value head (1, 2 or 4) for the fused kernel and for the baseline's recurrent kernel,
+// from measurements (only 1 when the fast path does not apply).
 int choose_fused_tiles(const GdnDecodeArgs& args, int multiprocessors);
+int choose_recurrent_tiles(const GdnDecodeArgs& args, int multiprocessors);
 
-// True when the compile-time fast path (K = V = 128, 16-byte state access) applies to these
+// True when the compile-time fast path (K = V = 128, W = 4, 16-byte state access) applies to these
 // arguments and tiles; otherwise the generic kernel runs.
 bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order, int tiles);
 

@@ -53,7 +53,8 @@ tests=$build/tests/gpu_tests
 cli=$build/src/cli/layoutcheck
 
 if wants tests; then
-  step gpu_tests 240 "$tests" --gtest_brief=1 --gtest_output=xml:"$logs/gpu_tests.xml"
+  # line-buffered, so a run stopped by its time limit still shows what passed
+  step gpu_tests 240 stdbuf -oL -eL "$tests" --gtest_output=xml:"$logs/gpu_tests.xml"
   step codegen_tests 60 "$build/tests/codegen_tests" --gtest_brief=1
 fi
 
@@ -94,8 +95,9 @@ fi
 echo
 for log in gpu_tests codegen_tests memcheck racecheck synccheck run_correct_native run_upstream_port; do
   [[ -f $logs/$log.log ]] || continue
-  echo "== $log: $(grep -E 'PASSED|FAILED|ERROR SUMMARY|RACECHECK SUMMARY|verdict:' "$logs/$log.log" \
-    | tail -3 | tr '\n' ' ')"
+  echo "== $log: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|ERROR SUMMARY|RACECHECK SUMMARY|verdict:' \
+    "$logs/$log.log" | tail -4 | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \]' "$logs/$log.log" | head -20
 done
 [[ -f $logs/ptxas-native.txt ]] && { echo "== ptxas (native, fast path):"; cat "$logs/ptxas-native.txt"; }
 echo

@@ -56,7 +56,6 @@ TEST(GpuProbes, ValidPathsReadWhereTheProducerWrote) {
     GdnPath path;
     GdnShape shape;
   } cases[] = {{GdnPath::native, kTarget},
-               {GdnPath::native, kNext80B},
                {GdnPath::adapter_upstream, kNext80B},
                {GdnPath::baseline, kNext80B}};
   for (const auto& c : cases)

@@ -65,7 +65,9 @@ int GdnPathLauncher::tiles_for(const GdnShape& shape, std::int64_t batch) const 
   args.HV = shape.HV;
   args.K = shape.K;
   args.V = shape.V;
-  return kernels::choose_fused_tiles(args, current_device().multiprocessors);
+  const int multiprocessors = current_device().multiprocessors;
+  return path_ == GdnPath::baseline ? kernels::choose_recurrent_tiles(args, multiprocessors)
+                                    : kernels::choose_fused_tiles(args, multiprocessors);
 }
 
 std::unique_ptr<GdnPathWorkspace> GdnPathLauncher::make_workspace(const GdnShape& shape,
