@@ -235,6 +235,40 @@ TEST(GdnReference, RoundedStepIsTheExactStepRoundedAndThreadsDoNotMatter) {
   EXPECT_EQ(threaded.conv_state, rounded.conv_state);
 }
 
+TEST(GdnReference, RowsRepeatingRowZeroGiveTheSameResultsAsAloneInABatch) {
+  // Rows whose heads read what row 0's heads read take row 0's results: they must be exactly
+  // what computing them alone gives, including the heads a changed element does reach.
+  const GdnShape shape = kOdd;
+  for (const GdnLayouts& layouts : {flat_gdn_layouts(shape), interleaved_gdn_layouts(shape)}) {
+    const GdnReference reference(shape, layouts);
+    const GdnStepInputs one = make_random_step_inputs(shape, layouts, 1, 31);
+    GdnStepInputs batch = one;
+    batch.batch = 4;
+    for (std::int64_t row = 1; row < 4; ++row) {
+      batch.qkvz.insert(batch.qkvz.end(), one.qkvz.begin(), one.qkvz.end());
+      batch.ba.insert(batch.ba.end(), one.ba.begin(), one.ba.end());
+      batch.conv_state.insert(batch.conv_state.end(), one.conv_state.begin(), one.conv_state.end());
+      batch.state.insert(batch.state.end(), one.state.begin(), one.state.end());
+    }
+    const std::int64_t qkvz_row = one.qkvz_row_stride, state_row = shape.state_elements();
+    batch.qkvz[2 * qkvz_row + 3] = float_to_bf16(3.0f);  // row 2: one Q element
+    batch.state[3 * state_row + 40] += 1.0f;             // row 3: one state element
+    const GdnStepOutputs together = reference.step(batch, 2);
+    for (std::int64_t row = 0; row < 4; ++row) {
+      SCOPED_TRACE(testing::Message() << layouts.qkvz.name << " row " << row);
+      GdnStepInputs alone = one;
+      std::copy_n(batch.qkvz.begin() + row * qkvz_row, qkvz_row, alone.qkvz.begin());
+      std::copy_n(batch.state.begin() + row * state_row, state_row, alone.state.begin());
+      const GdnStepOutputs expected = reference.step(alone);
+      const std::int64_t out_row = shape.HV * shape.V;
+      EXPECT_TRUE(std::equal(expected.out.begin(), expected.out.end(),
+                             together.out.begin() + row * out_row));
+      EXPECT_TRUE(std::equal(expected.state.begin(), expected.state.end(),
+                             together.state.begin() + row * state_row));
+    }
+  }
+}
+
 TEST(GdnReference, MultiStepCarriesStateAndConvStateLikeRepeatedSingleSteps) {
   const GdnShape shape = kOdd;
   const GdnLayouts layouts = flat_gdn_layouts(shape);
