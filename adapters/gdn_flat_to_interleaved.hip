@@ -17,7 +17,7 @@ constexpr int kAdapterThreads = 256;
 constexpr int kVectorElements = 8;  // bf16 per 16-byte vector
 
 struct QkvzRuns {
-  long long H, K, GV;  // GV = G*V, the length of a group's v (and z) run
+  long long H, K, GV;                        // GV = G*V, the length of a group's v (and z) run
   long long flat_q, flat_k, flat_v, flat_z;  // where each field starts in the flat row
   long long group_stride;                    // 2K + 2GV in the interleaved row
 };

@@ -42,11 +42,11 @@ struct GdnDecodeArgs {
 
   // ---- sizes ----
   long long batch;
-  long long H;   // key heads
-  long long HV;  // value heads; value head hv uses key head hv / (HV / H)
-  long long K;   // key head dim
-  long long V;   // value head dim
-  long long W;   // conv width
+  long long H;                 // key heads
+  long long HV;                // value heads; value head hv uses key head hv / (HV / H)
+  long long K;                 // key head dim
+  long long V;                 // value head dim
+  long long W;                 // conv width
   long long qkvz_row_stride;   // elements between batch rows
   long long ba_row_stride;     // elements between batch rows
   long long state_row_stride;  // elements between batch rows

@@ -83,7 +83,7 @@ __device__ inline Gates gates_from_buffers(const BaselineBuffers& buffers, long 
 
 template <class State, int kKeyDim, int kTile>
 __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
-                                    (StateTile<State, kKeyDim, kTile>::kMinBlocks))
+                                  (StateTile<State, kKeyDim, kTile>::kMinBlocks))
     gdn_baseline_recurrent_tiled(GdnDecodeArgs args, BaselineBuffers buffers) {
   using Tile = StateTile<State, kKeyDim, kTile>;
   __shared__ float q[kKeyDim];
@@ -165,7 +165,8 @@ void launch_recurrent_tiled(const GdnDecodeArgs& args, const BaselineBuffers& bu
   using Tile = StateTile<State, 128, kTile>;
   const dim3 grid(static_cast<unsigned>(128 / kTile), static_cast<unsigned>(args.HV),
                   static_cast<unsigned>(args.batch));
-  gdn_baseline_recurrent_tiled<State, 128, kTile><<<grid, Tile::kThreads, 0, stream>>>(args, buffers);
+  gdn_baseline_recurrent_tiled<State, 128, kTile>
+      <<<grid, Tile::kThreads, 0, stream>>>(args, buffers);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_tiled<") + State::kName + ", tile " +
                        std::to_string(kTile) + ">")
                           .c_str());
@@ -185,7 +186,8 @@ void launch_recurrent(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
   const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
   gdn_baseline_recurrent_generic<State>
       <<<grid, kGenericThreads, static_cast<unsigned>(shared_bytes), stream>>>(args, buffers);
-  LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_generic<") + State::kName + ">").c_str());
+  LC_GPU_CHECK_LAUNCH(
+      (std::string("gdn_baseline_recurrent_generic<") + State::kName + ">").c_str());
 }
 
 unsigned blocks_for(long long items, int threads) {

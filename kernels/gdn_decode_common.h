@@ -3,21 +3,27 @@
 // lets several blocks share a key head's conv state without a race.
 #pragma once
 
-// The runtime first: bf16.h's device branch uses its intrinsics.
-#include "layoutcheck/platform/gpu_runtime.h"
-
 #include "gdn_abi.h"
 #include "gdn_layouts.h"
 #include "layoutcheck/platform/bf16.h"
+#include "layoutcheck/platform/gpu_runtime.h"
 
 namespace layoutcheck::kernels {
 
 inline constexpr float kNormEpsilon = 1e-6f;  // l2norm and RMSNorm, inside the root
 
-__device__ inline float silu(float x) { return x / (1.0f + expf(-x)); }
-__device__ inline float softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
-__device__ inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-__device__ inline float bf16_at(const unsigned short* p, long long i) { return bf16_to_float(p[i]); }
+__device__ inline float silu(float x) {
+  return x / (1.0f + expf(-x));
+}
+__device__ inline float softplus(float x) {
+  return x > 20.0f ? x : log1pf(expf(x));
+}
+__device__ inline float sigmoid(float x) {
+  return 1.0f / (1.0f + expf(-x));
+}
+__device__ inline float bf16_at(const unsigned short* p, long long i) {
+  return bf16_to_float(p[i]);
+}
 
 __host__ __device__ inline GdnDims dims_of(const GdnDecodeArgs& args) {
   GdnDims d;
@@ -96,7 +102,8 @@ __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, 
                                    int v0, int tile, const StagedHead& staged) {
   const int h = hv / d.G();
   const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
-  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
+  unsigned short* conv =
+      args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
   const int items = 2 * d.K + 2 * tile;
   for (int i = static_cast<int>(threadIdx.x); i < items; i += static_cast<int>(blockDim.x)) {
     if (i < 2 * d.K) {
@@ -105,15 +112,16 @@ __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, 
       const unsigned short x = row[is_q ? Layout::q(d, h, k) : Layout::k(d, h, k)];
       const int channel = is_q ? ConvLayout::q_channel(d, h, k) : ConvLayout::k_channel(d, h, k);
       const int taps = is_q ? ConvLayout::q_taps(d, h, k) : ConvLayout::k_taps(d, h, k);
-      (is_q ? staged.q : staged.k)[k] =
-          conv_channel(conv + taps, args.conv_weight + static_cast<long long>(channel) * d.W, x, d.W);
+      (is_q ? staged.q : staged.k)[k] = conv_channel(
+          conv + taps, args.conv_weight + static_cast<long long>(channel) * d.W, x, d.W);
     } else if (i < 2 * d.K + tile) {
       const int j = i - 2 * d.K;
       const int v = v0 + j;
       const unsigned short x = row[Layout::v(d, hv, v)];
       const int channel = ConvLayout::v_channel(d, hv, v);
       unsigned short* taps = conv + ConvLayout::v_taps(d, hv, v);
-      staged.v[j] = conv_channel(taps, args.conv_weight + static_cast<long long>(channel) * d.W, x, d.W);
+      staged.v[j] =
+          conv_channel(taps, args.conv_weight + static_cast<long long>(channel) * d.W, x, d.W);
       shift_taps(taps, x, d.W);
     } else {
       const int j = i - 2 * d.K - tile;
@@ -133,7 +141,7 @@ __device__ void stage_fused_inputs_fast(const GdnDecodeArgs& args, const GdnDims
                                         int v0, const StagedHead& staged,
                                         unsigned short* qk_window) {
   constexpr int kConvItems = 2 * kKeyDim + kTile;  // Q, K channels of the key head, V of the tile
-  constexpr int kItems = kConvItems + kTile;        // and the tile's Z
+  constexpr int kItems = kConvItems + kTile;       // and the tile's Z
   constexpr int kPerThread = (kItems + kThreads - 1) / kThreads;
   const int h = hv / d.G();
   const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
@@ -191,8 +199,7 @@ __device__ void stage_fused_inputs_fast(const GdnDecodeArgs& args, const GdnDims
         for (int t = 0; t + 1 < kW; ++t) conv[taps[j] + t] = window[j][t + 1];
       }
     } else {
-      staged.gate[i - kConvItems] =
-          silu(bf16_to_float(window[j][0])) * bf16_to_float(weight[j][0]);
+      staged.gate[i - kConvItems] = silu(bf16_to_float(window[j][0])) * bf16_to_float(weight[j][0]);
     }
   }
 }
@@ -220,7 +227,8 @@ template <class Layout>
 __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d, int b, int h) {
   if (threadIdx.x == 0) *qk_counter(args, d, b, h) = 0;  // every sharer has arrived
   const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
-  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
+  unsigned short* conv =
+      args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
   for (int i = static_cast<int>(threadIdx.x); i < 2 * d.K; i += static_cast<int>(blockDim.x)) {
     const bool is_q = i < d.K;
     const int k = is_q ? i : i - d.K;
@@ -235,7 +243,8 @@ __device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDim
   if (threadIdx.x == 0) *qk_counter(args, d, b, h) = 0;  // every sharer has arrived
   unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (kW - 1);
   for (int i = static_cast<int>(threadIdx.x); i < 2 * kKeyDim; i += static_cast<int>(blockDim.x)) {
-    const int taps = i < kKeyDim ? ConvLayout::q_taps(d, h, i) : ConvLayout::k_taps(d, h, i - kKeyDim);
+    const int taps =
+        i < kKeyDim ? ConvLayout::q_taps(d, h, i) : ConvLayout::k_taps(d, h, i - kKeyDim);
 #pragma unroll
     for (int t = 0; t + 1 < kW; ++t) conv[taps + t] = qk_window[i * kW + t + 1];
   }

@@ -20,7 +20,8 @@ namespace layoutcheck::kernels {
 // Workspace a launch with the given tiles needs (ABI.md: sync counters zero before the first
 // launch and zero after each).
 inline constexpr int kMaxTilesPerHead = 4;
-__host__ __device__ inline long long fused_sync_counters(long long batch, long long H, long long HV) {
+__host__ __device__ inline long long fused_sync_counters(long long batch, long long H,
+                                                         long long HV) {
   return batch * (H + HV);
 }
 __host__ __device__ inline long long fused_workspace_floats(long long batch, long long HV,

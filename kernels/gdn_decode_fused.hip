@@ -58,9 +58,9 @@ void launch_generic(const GdnDecodeArgs& args, hipStream_t stream) {
   const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
   gdn_decode_fused_generic<Layout, State>
       <<<grid, kGenericThreads, static_cast<unsigned>(shared_bytes), stream>>>(args);
-  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_generic<") + Layout::kName + ", " +
-                       State::kName + ">")
-                          .c_str());
+  LC_GPU_CHECK_LAUNCH(
+      (std::string("gdn_decode_fused_generic<") + Layout::kName + ", " + State::kName + ">")
+          .c_str());
 }
 
 template <class Layout, class State>
@@ -80,16 +80,18 @@ void require_valid(const GdnDecodeArgs& args) {
   const bool sizes_ok = args.batch > 0 && args.H > 0 && args.HV > 0 && args.K > 0 && args.V > 0 &&
                         args.W >= 2 && args.HV % args.H == 0;
   if (!sizes_ok)
-    throw gpu::GpuError("GDN decode launch: invalid sizes (need batch, H, HV, K, V > 0, W >= 2, "
-                        "HV % H == 0)");
+    throw gpu::GpuError(
+        "GDN decode launch: invalid sizes (need batch, H, HV, K, V > 0, W >= 2, "
+        "HV % H == 0)");
   // 32-bit offsets inside a row, grid limits on HV and batch.
   const long long row = 2 * args.H * args.K + 2 * args.HV * args.V + args.HV * args.K * args.V;
   if (row >= (1LL << 31) || args.HV > 65535 || args.batch > 65535)
     throw gpu::GpuError("GDN decode launch: sizes beyond the kernels' 32-bit row offsets or grid");
   if (args.sync_counter_count < gdn_sync_counters(args.batch, args.H, args.HV) ||
       args.workspace_floats < gdn_workspace_floats(args.batch, args.H, args.HV, args.K, args.V))
-    throw gpu::GpuError("GDN decode launch: workspace smaller than gdn_sync_counters / "
-                        "gdn_workspace_floats require");
+    throw gpu::GpuError(
+        "GDN decode launch: workspace smaller than gdn_sync_counters / "
+        "gdn_workspace_floats require");
 }
 
 }  // namespace

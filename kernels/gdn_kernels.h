@@ -20,7 +20,8 @@ const char* state_order_name(StateOrder order);
 
 // Workspace every fused or baseline launch may use (ABI.md): sync counters zeroed once, floats.
 long long gdn_sync_counters(long long batch, long long H, long long HV);
-long long gdn_workspace_floats(long long batch, long long H, long long HV, long long K, long long V);
+long long gdn_workspace_floats(long long batch, long long H, long long HV, long long K,
+                               long long V);
 
 // Blocks per value head (1, 2 or 4) for the fused kernel and for the baseline's recurrent kernel,
 // from measurements (only 1 when the fast path does not apply).
@@ -40,10 +41,10 @@ void launch_gdn_decode_fused(QkvzLayout layout, StateOrder order, const GdnDecod
 // Intermediates as a production framework keeps them: conv output fp32 (the state depends on
 // it), g and beta fp32, the recurrent output o in bf16 before the norm.
 struct BaselineBuffers {
-  float* conv_out = nullptr;      // [batch][C]
-  float* g = nullptr;             // [batch][HV]
-  float* beta = nullptr;          // [batch][HV]
-  unsigned short* o = nullptr;    // [batch][HV][V] bf16
+  float* conv_out = nullptr;    // [batch][C]
+  float* g = nullptr;           // [batch][HV]
+  float* beta = nullptr;        // [batch][HV]
+  unsigned short* o = nullptr;  // [batch][HV][V] bf16
 };
 void launch_gdn_baseline_conv(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                               hipStream_t stream);

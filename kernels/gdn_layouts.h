@@ -5,8 +5,8 @@
 // Usable on host and device (the runners check the policies' assumptions on the host).
 #pragma once
 
-#include "generated/conv_state.h"
 #include "generated/conv_channels.h"
+#include "generated/conv_state.h"
 #include "generated/gdn_out.h"
 #include "generated/qwen3_5_ba.h"
 #include "generated/qwen3_5_qkvz.h"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The GPU check, run on a machine with an NVIDIA GPU and CUDA 13 (the H200 of the device tool):
 # configure and build with the CUDA backend, run the GPU tests (every path against the fp64
-# reference, GPU probes, adapters, ported kernels and mutants), the CLI on the shipped ports,
-# compute-sanitizer memcheck and racecheck on a reduced set of tests, and a graph-captured timing
-# of every path (48 layers). Logs are packed into $OUT/gpu-check-logs.tar.gz; a short table is printed
-# last. Usage: bash scripts/gpu-check.sh        Steps can be chosen with GPU_CHECK_STEPS, e.g.
-#   GPU_CHECK_STEPS="build timing" bash scripts/gpu-check.sh   (GPU_CHECK_TEST_LIMIT: seconds for gpu_tests)
+# reference, GPU probes, adapters, ported kernels and mutants), compute-sanitizer memcheck,
+# racecheck and synccheck on a reduced set of tests, a graph-captured timing of every path
+# (48 layers) and the CLI on the shipped ports. Logs are packed into
+# $OUT/gpu-check-logs.tar.gz; a short table is printed last.
+#   bash scripts/gpu-check.sh
+#   GPU_CHECK_STEPS="build timing" bash scripts/gpu-check.sh   (steps: build tests timing
+#   sanitize cli; GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -54,7 +56,8 @@ cli=$build/src/cli/layoutcheck
 
 if wants tests; then
   # line-buffered, so a run stopped by its time limit still shows what passed
-  step gpu_tests "${GPU_CHECK_TEST_LIMIT:-240}" stdbuf -oL -eL "$tests" --gtest_output=xml:"$logs/gpu_tests.xml"
+  step gpu_tests "${GPU_CHECK_TEST_LIMIT:-420}" stdbuf -oL -eL "$tests" \
+    --gtest_output=xml:"$logs/gpu_tests.xml"
   step codegen_tests 60 "$build/tests/codegen_tests" --gtest_brief=1
 fi
 

@@ -116,7 +116,7 @@ stage_bench() {
   "$dir/tests/benchmarks/contract_benchmark" 2>&1 | tee "$out"
   # One summary line per benchmark: name and wall time.
   while read -r name time unit _; do
-    note "$name: $time $unit"
+    note "${name%%/*}: $time $unit"
   done < <(grep -E '^BM_' "$out" || true)
   # The other benchmarks (probe sweep, ...) when they exist.
   local other

@@ -68,8 +68,8 @@ double copy_bandwidth() {
   std::vector<double> times;
   for (int i = 0; i < 12; ++i) {
     start.record(stream);
-    LC_GPU_CHECK(hipMemcpyAsync(target.data(), source.data(), bytes, hipMemcpyDeviceToDevice,
-                                stream.get()));
+    LC_GPU_CHECK(
+        hipMemcpyAsync(target.data(), source.data(), bytes, hipMemcpyDeviceToDevice, stream.get()));
     stop.record(stream);
     stop.synchronize();
     if (i >= 2) times.push_back(stop.milliseconds_since(start) * 1e-3);
@@ -79,10 +79,10 @@ double copy_bandwidth() {
 
 // The fewest bytes a step can move (each input read once, each output written once).
 double minimum_bytes(const GdnShape& s, std::int64_t batch) {
-  const double per_row = 2.0 * (s.qkvz_elements() + s.ba_elements()) +   // bf16 in
-                         2.0 * 2 * s.conv_channels() * (s.W - 1) +        // conv state r+w
-                         4.0 * 2 * s.state_elements() +                   // state r+w
-                         2.0 * s.HV * s.V;                                // out
+  const double per_row = 2.0 * (s.qkvz_elements() + s.ba_elements()) +  // bf16 in
+                         2.0 * 2 * s.conv_channels() * (s.W - 1) +      // conv state r+w
+                         4.0 * 2 * s.state_elements() +                 // state r+w
+                         2.0 * s.HV * s.V;                              // out
   const double weights = 2.0 * s.conv_channels() * s.W + 8.0 * s.HV + 2.0 * s.V;
   return per_row * batch + weights;
 }
@@ -180,16 +180,17 @@ int run(const Options& options) {
     }
   }
 
-  std::printf("\nGDN decode, 16/48/128/128, fp32 state [HV,K,V], %d layers per graph, per layer "
-              "(median of %d replays; p10-p90; hot = one layer replayed)\n\n",
-              options.layers, options.replays);
+  std::printf(
+      "\nGDN decode, 16/48/128/128, fp32 state [HV,K,V], %d layers per graph, per layer "
+      "(median of %d replays; p10-p90; hot = one layer replayed)\n\n",
+      options.layers, options.replays);
   std::printf("| path | batch | tiles | µs/layer | p10-p90 | hot µs | floor µs | of copy BW |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const Row& row : rows)
     std::printf("| %s%s | %lld | %d | %.2f | %.2f-%.2f | %.2f | %.2f | %.0f%% |\n",
                 row.path.c_str(), row.path == "upstream-direct" ? " (INVALID: misreads)" : "",
-                static_cast<long long>(row.batch), row.tiles, row.median_us, row.p10_us,
-                row.p90_us, row.hot_us, row.floor_us, 100.0 * row.floor_us / row.median_us);
+                static_cast<long long>(row.batch), row.tiles, row.median_us, row.p10_us, row.p90_us,
+                row.hot_us, row.floor_us, 100.0 * row.floor_us / row.median_us);
   return 0;
 }
 

@@ -1,6 +1,6 @@
-// layoutcheck codegen CONTRACT.yaml [-o HEADER.h] : writes a header of __host__ __device__ constexpr
-// offset functions generated from the contract (symbols as parameters, expressions as written),
-// so a kernel's addressing comes from the reviewed contract. Prints to stdout without -o.
+// layoutcheck codegen CONTRACT.yaml [-o HEADER.h] : writes a header of __host__ __device__
+// constexpr offset functions generated from the contract (symbols as parameters, expressions as
+// written), so a kernel's addressing comes from the reviewed contract. Prints to stdout without -o.
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -46,7 +46,8 @@ int run_codegen(const CodegenOptions& options) {
 Command setup_codegen_command(CLI::App& parent) {
   auto options = std::make_shared<CodegenOptions>();
   CLI::App* app = parent.add_subcommand(
-      "codegen", "Generate a header of __host__ __device__ constexpr offset functions from a contract");
+      "codegen",
+      "Generate a header of __host__ __device__ constexpr offset functions from a contract");
   app->add_option("contract", options->contract, "Contract YAML file")->required();
   app->add_option("-o,--output", options->output, "Header to write (default: stdout)");
   app->add_option("--source-label", options->source_label,

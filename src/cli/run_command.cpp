@@ -51,10 +51,10 @@ int run_run(const RunOptions& options) {
 Command setup_run_command(CLI::App& parent) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* app = parent.add_subcommand(
-      "run", "Compile a ported GDN decode kernel at run time, probe what it reads on the GPU and "
-             "check its values against the fp64 reference");
-  app->add_option("manifest", options->manifest, "Manifest YAML of the ported kernel")
-      ->required();
+      "run",
+      "Compile a ported GDN decode kernel at run time, probe what it reads on the GPU and "
+      "check its values against the fp64 reference");
+  app->add_option("manifest", options->manifest, "Manifest YAML of the ported kernel")->required();
   app->add_option("--seed", options->seed, "Seed of the random inputs (default 1)");
   add_set_option(app, options->assignments);
   return {app, [options] { return run_run(*options); }};

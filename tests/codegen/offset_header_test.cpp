@@ -1,9 +1,10 @@
 // The offset-header generator on contracts written in the test: symbolic expressions survive,
 // split dims decompose fastest mode first, names that collide with C++ or symbols are renamed.
+#include "layoutcheck/codegen/offset_header.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "layoutcheck/codegen/offset_header.h"
 #include "layoutcheck/contract/parse.h"
 
 namespace layoutcheck::codegen {

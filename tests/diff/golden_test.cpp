@@ -2,14 +2,13 @@
 // tests/golden/cases.txt into a scratch folder, and each file must equal the committed one.
 // After an intended change: scripts/regenerate-golden.sh, then review the diff.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
-
-#include <unistd.h>
 
 namespace {
 

@@ -19,8 +19,8 @@ namespace layoutcheck::gpu {
 namespace {
 
 std::vector<GdnShape> adapter_shapes() {
-  return {GdnShape{16, 48, 128, 128, 4}, GdnShape{16, 32, 128, 128, 4},
-          GdnShape{2, 6, 37, 65, 4}, GdnShape{3, 3, 64, 40, 4}};
+  return {GdnShape{16, 48, 128, 128, 4}, GdnShape{16, 32, 128, 128, 4}, GdnShape{2, 6, 37, 65, 4},
+          GdnShape{3, 3, 64, 40, 4}};
 }
 
 std::string shape_text(const GdnShape& s) {

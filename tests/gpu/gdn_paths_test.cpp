@@ -60,8 +60,8 @@ struct PathCase {
 };
 
 std::string case_name(const ::testing::TestParamInfo<PathCase>& info) {
-  std::string name = std::string(info.param.shape.name) + "_batch" +
-                     std::to_string(info.param.batch);
+  std::string name =
+      std::string(info.param.shape.name) + "_batch" + std::to_string(info.param.batch);
   for (char& c : name)
     if (c == '/') c = 'x';
   return name;
@@ -81,8 +81,8 @@ TEST_P(GdnPathsTest, ValidPathsMatchTheReference) {
   const GdnShape shape = GetParam().shape.shape;
   const std::int64_t batch = GetParam().batch;
   for (StateOrder order : {StateOrder::hkv, StateOrder::hvk}) {
-    const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(batch) * 7 +
-                               (order == StateOrder::hvk ? 1 : 0);
+    const std::uint64_t seed =
+        1000 + static_cast<std::uint64_t>(batch) * 7 + (order == StateOrder::hvk ? 1 : 0);
     SCOPED_TRACE("state " + std::string(order == StateOrder::hkv ? "[HV,K,V]" : "[HV,V,K]") +
                  ", seed " + std::to_string(seed));
     const GdnLayouts layouts = flat_gdn_layouts(shape, order);

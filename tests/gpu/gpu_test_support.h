@@ -13,10 +13,10 @@
 #include "layoutcheck/gpu/device.h"
 
 // Skips the test, saying why, when no GPU can be used (CI, a build machine).
-#define LC_REQUIRE_GPU()                                                       \
-  do {                                                                         \
-    if (!::layoutcheck::gpu::gpu_available())                                  \
-      GTEST_SKIP() << ::layoutcheck::gpu::gpu_unavailable_reason();            \
+#define LC_REQUIRE_GPU()                                            \
+  do {                                                              \
+    if (!::layoutcheck::gpu::gpu_available())                       \
+      GTEST_SKIP() << ::layoutcheck::gpu::gpu_unavailable_reason(); \
   } while (false)
 
 namespace layoutcheck::testing {

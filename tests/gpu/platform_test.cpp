@@ -17,7 +17,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-hipError_t failing_runtime_call() { return hipErrorNoDevice; }
+hipError_t failing_runtime_call() {
+  return hipErrorNoDevice;
+}
 
 TEST(GpuCheck, FailureNamesTheCallThePlaceAndTheMessage) {
   try {
@@ -31,7 +33,9 @@ TEST(GpuCheck, FailureNamesTheCallThePlaceAndTheMessage) {
   }
 }
 
-TEST(GpuCheck, SuccessDoesNotThrow) { EXPECT_NO_THROW(LC_GPU_CHECK(hipSuccess)); }
+TEST(GpuCheck, SuccessDoesNotThrow) {
+  EXPECT_NO_THROW(LC_GPU_CHECK(hipSuccess));
+}
 
 TEST(GpuDevice, NoGpuIsReportedClearly) {
   if (gpu_available()) {

@@ -27,8 +27,8 @@ std::string mutant(const std::string& name) {
 }
 
 const std::vector<std::string> kPorts = {
-    "correct_native", "upstream_port",        "swap_q_k", "swap_b_a",  "key_head_modulo",
-    "v_stride_off_by_head", "z_from_v", "state_transposed", "row_stride", "skip_l2norm"};
+    "correct_native",       "upstream_port", "swap_q_k",         "swap_b_a",   "key_head_modulo",
+    "v_stride_off_by_head", "z_from_v",      "state_transposed", "row_stride", "skip_l2norm"};
 
 std::string compile_arch() {
   if (gpu_available()) return current_device().arch;
@@ -69,8 +69,7 @@ model: {qkvz: a.yaml, ba: b.yaml, state: c.yaml}
 TEST(RunManifest, RejectsBadManifestsWithTheirLocation) {
   std::string text = kGoodManifest;
   EXPECT_NO_THROW(load_run_manifest(write_temp("lc_manifest_ok.yaml", text)));
-  const auto expect_error = [](const std::string& manifest, const std::string& needle,
-                               int line) {
+  const auto expect_error = [](const std::string& manifest, const std::string& needle, int line) {
     try {
       (void)load_run_manifest(write_temp("lc_manifest_bad.yaml", manifest));
       ADD_FAILURE() << "no error for: " << needle;
@@ -226,9 +225,9 @@ TEST(RunCommand, CompileErrorPrintsTheLogAndExitsTwo) {
   manifest.replace(manifest.find("source: k.hip"), 13, "source: broken.hip");
   manifest.replace(manifest.find("entry: k"), 8, "entry: gdn_decode_port");
   const std::string contracts = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/";
-  for (const auto& [from, to] : {std::pair{"a.yaml", "qwen3_5.qkvz.yaml"},
-                                 std::pair{"b.yaml", "qwen3_5.ba.yaml"},
-                                 std::pair{"c.yaml", "state.hkv.yaml"}})
+  for (const auto& [from, to] :
+       {std::pair{"a.yaml", "qwen3_5.qkvz.yaml"}, std::pair{"b.yaml", "qwen3_5.ba.yaml"},
+        std::pair{"c.yaml", "state.hkv.yaml"}})
     for (std::size_t at; (at = manifest.find(from)) != std::string::npos;)
       manifest.replace(at, std::string(from).size(), contracts + to);
   std::ofstream(dir + "/broken.yaml") << manifest;

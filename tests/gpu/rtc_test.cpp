@@ -1,6 +1,8 @@
 // Runtime compilation: embedded headers are usable, a compile error carries the compiler's full
 // log, and every generated adapter source compiles. Compiling needs no GPU (only loading does),
 // so these run on a build machine too.
+#include "layoutcheck/gpu/rtc.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,7 +12,6 @@
 #include "gpu_test_support.h"
 #include "layoutcheck/codegen/adapter_source.h"
 #include "layoutcheck/contract/parse.h"
-#include "layoutcheck/gpu/rtc.h"
 
 namespace layoutcheck::gpu {
 namespace {

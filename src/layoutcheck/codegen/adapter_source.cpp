@@ -88,7 +88,8 @@ std::string offset_expression(const Field& field, const std::string& result,
     for (std::size_t m = 0; m < dim.modes.size(); ++m) {
       const bool last = m + 1 == dim.modes.size();
       const std::string mode_index =
-          last ? "(" + rest + ")" : "((" + rest + ") % " + std::to_string(dim.modes[m].size) + "LL)";
+          last ? "(" + rest + ")"
+               : "((" + rest + ") % " + std::to_string(dim.modes[m].size) + "LL)";
       code << " + " << mode_index << " * " << dim.modes[m].stride << "LL";
       rest = "(" + rest + ") / " + std::to_string(dim.modes[m].size) + "LL";
     }
@@ -133,7 +134,8 @@ AdapterSource generate_adapter_source(const Contract& from, const Contract& to,
   adapter.to_row_size = to.row_size;
 
   std::vector<FieldPlan> plans;
-  for (const Field& field : from.fields) plans.push_back(plan_field(field, *to.find_field(field.name), adapter.vector_elements));
+  for (const Field& field : from.fields)
+    plans.push_back(plan_field(field, *to.find_field(field.name), adapter.vector_elements));
   std::vector<const Padding*> fills;
   for (const Padding& padding : to.padding)
     if (padding.fill) fills.push_back(&padding);

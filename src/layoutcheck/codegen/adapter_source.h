@@ -22,9 +22,9 @@ namespace layoutcheck::codegen {
 inline constexpr int kAdapterThreads = 256;
 
 struct AdapterSource {
-  std::string text;            // the HIP source
-  std::string wide_entry;      // "<name>_wide"
-  std::string scalar_entry;    // "<name>_scalar"
+  std::string text;          // the HIP source
+  std::string wide_entry;    // "<name>_wide"
+  std::string scalar_entry;  // "<name>_scalar"
   int element_bytes = 0;
   std::int64_t wide_items = 0;    // per row: threads the wide entry needs
   std::int64_t scalar_items = 0;  // per row: threads the scalar entry needs

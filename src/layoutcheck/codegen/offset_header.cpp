@@ -12,20 +12,22 @@ namespace {
 // Names a contract may use that C++ reserves; they get a trailing underscore.
 const std::set<std::string, std::less<>>& cpp_keywords() {
   static const std::set<std::string, std::less<>> keywords = {
-      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char",
-      "class", "const", "constexpr", "continue", "default", "delete", "do", "double", "else",
-      "enum", "explicit", "extern", "false", "float", "for", "friend", "goto", "if", "inline",
-      "int", "long", "mutable", "namespace", "new", "not", "operator", "or", "private",
-      "protected", "public", "register", "return", "short", "signed", "sizeof", "static",
-      "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typename",
-      "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "s", "Index"};
+      "alignas",  "alignof", "and",     "asm",       "auto",      "bool",      "break",
+      "case",     "catch",   "char",    "class",     "const",     "constexpr", "continue",
+      "default",  "delete",  "do",      "double",    "else",      "enum",      "explicit",
+      "extern",   "false",   "float",   "for",       "friend",    "goto",      "if",
+      "inline",   "int",     "long",    "mutable",   "namespace", "new",       "not",
+      "operator", "or",      "private", "protected", "public",    "register",  "return",
+      "short",    "signed",  "sizeof",  "static",    "struct",    "switch",    "template",
+      "this",     "throw",   "true",    "try",       "typedef",   "typename",  "union",
+      "unsigned", "using",   "virtual", "void",      "volatile",  "while",     "xor",
+      "s",        "Index"};
   return keywords;
 }
 
 std::string identifier(std::string_view name) {
   std::string result;
-  for (char c : name)
-    result += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (char c : name) result += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (result.empty() || std::isdigit(static_cast<unsigned char>(result[0]))) result = "_" + result;
   if (cpp_keywords().count(result)) result += '_';
   return result;
@@ -166,9 +168,9 @@ class HeaderWriter {
       // what is left (the index is in range by precondition).
       std::vector<std::string> locals;
       for (std::size_t m = 0; m < dim.modes.size(); ++m)
-        locals.push_back(index + "_" +
-                         (dim.modes[m].name.empty() ? "m" + std::to_string(m)
-                                                    : identifier(dim.modes[m].name)));
+        locals.push_back(
+            index + "_" +
+            (dim.modes[m].name.empty() ? "m" + std::to_string(m) : identifier(dim.modes[m].name)));
       std::string rest = index;
       for (std::size_t m = 0; m + 1 < dim.modes.size(); ++m) {
         const std::string size = expression_text(dim.modes[m].size_text, dim.modes[m].size);

@@ -22,10 +22,9 @@ class HandWrittenQkvz : public GpuAdapterRunner {
 
  private:
   void enqueue(hipStream_t stream) override {
-    kernels::launch_adapt_qkvz_flat_to_interleaved(input_.data(), producer_stride_,
-                                                   output_.data(), consumer_stride_, batch_,
-                                                   shape_.H, shape_.HV, shape_.K, shape_.V,
-                                                   stream);
+    kernels::launch_adapt_qkvz_flat_to_interleaved(input_.data(), producer_stride_, output_.data(),
+                                                   consumer_stride_, batch_, shape_.H, shape_.HV,
+                                                   shape_.K, shape_.V, stream);
   }
   GdnShape shape_;
 };

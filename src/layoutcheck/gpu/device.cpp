@@ -53,7 +53,9 @@ const DeviceProbe& device_probe() {
 
 }  // namespace
 
-const std::string& gpu_unavailable_reason() { return device_probe().unavailable_reason; }
+const std::string& gpu_unavailable_reason() {
+  return device_probe().unavailable_reason;
+}
 
 const DeviceInfo& current_device() {
   const DeviceProbe& probe = device_probe();

@@ -21,7 +21,9 @@ struct DeviceInfo {
 // Empty when a GPU can be used; otherwise one line saying why not ("no GPU: ...").
 // Never throws; the answer is computed once.
 const std::string& gpu_unavailable_reason();
-inline bool gpu_available() { return gpu_unavailable_reason().empty(); }
+inline bool gpu_available() {
+  return gpu_unavailable_reason().empty();
+}
 
 // The device everything runs on (device 0). @post throws GpuError with gpu_unavailable_reason()
 // when there is no usable GPU.

@@ -25,8 +25,9 @@ void require_at_least(const char* what, std::int64_t actual, std::int64_t minimu
 void check_step_inputs(const GdnStepInputs& inputs) {
   const GdnShape& s = inputs.shape;
   if (!s.valid())
-    throw std::invalid_argument("GDN step inputs: invalid shape (sizes must be positive, W >= 2, "
-                                "HV % H == 0)");
+    throw std::invalid_argument(
+        "GDN step inputs: invalid shape (sizes must be positive, W >= 2, "
+        "HV % H == 0)");
   if (inputs.batch <= 0) throw std::invalid_argument("GDN step inputs: batch must be positive");
   require_at_least("qkvz_row_stride", inputs.qkvz_row_stride, s.qkvz_elements());
   require_at_least("ba_row_stride", inputs.ba_row_stride, s.ba_elements());
@@ -96,7 +97,9 @@ GdnStepOutputs GdnDeviceLayer::download() const {
   return outputs;
 }
 
-void GdnDeviceLayer::poison_output() { out.fill_bytes(0xff); }
+void GdnDeviceLayer::poison_output() {
+  out.fill_bytes(0xff);
+}
 
 GdnDecodeArgs GdnDeviceLayer::args() {
   GdnDecodeArgs args{};

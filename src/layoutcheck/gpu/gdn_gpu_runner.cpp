@@ -7,7 +7,9 @@ namespace layoutcheck::gpu {
 GdnGpuRunner::GdnGpuRunner(GdnPath path, GdnPathOptions options)
     : launcher_((current_device(), path), options) {}
 
-std::string GdnGpuRunner::name() const { return "gpu:" + std::string(launcher_.name()); }
+std::string GdnGpuRunner::name() const {
+  return "gpu:" + std::string(launcher_.name());
+}
 
 GdnStepOutputs GdnGpuRunner::step(const GdnStepInputs& inputs) {
   if (layer_ && layer_->fits(inputs)) {

@@ -124,12 +124,11 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
     }
     case GdnPath::adapter_upstream: {
       kernels::launch_adapt_qkvz_flat_to_interleaved(
-          args.qkvz, args.qkvz_row_stride, workspace.interleaved_qkvz.data(),
-          shape.qkvz_elements(), args.batch, shape.H, shape.HV, shape.K, shape.V, stream);
-      kernels::launch_adapt_ba_flat_to_interleaved(args.ba, args.ba_row_stride,
-                                                   workspace.interleaved_ba.data(),
-                                                   shape.ba_elements(), args.batch, shape.H,
-                                                   shape.HV, stream);
+          args.qkvz, args.qkvz_row_stride, workspace.interleaved_qkvz.data(), shape.qkvz_elements(),
+          args.batch, shape.H, shape.HV, shape.K, shape.V, stream);
+      kernels::launch_adapt_ba_flat_to_interleaved(
+          args.ba, args.ba_row_stride, workspace.interleaved_ba.data(), shape.ba_elements(),
+          args.batch, shape.H, shape.HV, stream);
       args.qkvz = workspace.interleaved_qkvz.data();
       args.qkvz_row_stride = shape.qkvz_elements();
       args.ba = workspace.interleaved_ba.data();

@@ -63,8 +63,7 @@ class GdnPathLauncher {
   std::vector<GdnPathStage> stages() const;
 
   // @post a workspace for layers of this shape and batch, counters zeroed (synchronously).
-  std::unique_ptr<GdnPathWorkspace> make_workspace(const GdnShape& shape,
-                                                   std::int64_t batch) const;
+  std::unique_ptr<GdnPathWorkspace> make_workspace(const GdnShape& shape, std::int64_t batch) const;
 
   // Enqueues one decode step of `layer` on stream (no synchronisation; capturable).
   // @pre workspace made for layer's shape and batch.

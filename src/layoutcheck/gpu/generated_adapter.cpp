@@ -15,7 +15,9 @@ RtcSource rtc_source_of(const codegen::AdapterSource& adapter, const Contract& f
   return source;
 }
 
-bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
+bool aligned16(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
+}
 
 }  // namespace
 
@@ -34,9 +36,9 @@ void GeneratedAdapter::enqueue(const void* source_rows, std::int64_t source_row_
   if (items == 0) return;
   long long source_stride = source_row_stride, target_stride = target_row_stride;
   void* params[] = {&source_rows, &source_stride, &target_rows, &target_stride};
-  const dim3 grid(static_cast<unsigned>((items + codegen::kAdapterThreads - 1) /
-                                        codegen::kAdapterThreads),
-                  static_cast<unsigned>(batch));
+  const dim3 grid(
+      static_cast<unsigned>((items + codegen::kAdapterThreads - 1) / codegen::kAdapterThreads),
+      static_cast<unsigned>(batch));
   module_.launch(wide ? source_.wide_entry : source_.scalar_entry, grid,
                  dim3(codegen::kAdapterThreads), 0, stream, params);
 }

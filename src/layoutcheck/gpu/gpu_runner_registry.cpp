@@ -28,12 +28,11 @@ StateOrder state_order_of(const RunnerRequest& request) {
     return StateOrder::hkv;
   if (same_layout(request.consumer.state, state_contract(request.shape, StateOrder::hvk)))
     return StateOrder::hvk;
-  throw InputError(Diagnostic{SourceLocation{request.consumer.state.file}, Severity::error,
-                              "backend",
-                              "no shipped GPU kernel keeps the state as " +
-                                  request.consumer.state.name,
-                              "the GPU kernels keep [HV,K,V] (state.hkv.yaml) or [HV,V,K] "
-                              "(state.hvk.yaml); run a ported kernel with `layoutcheck run`"});
+  throw InputError(
+      Diagnostic{SourceLocation{request.consumer.state.file}, Severity::error, "backend",
+                 "no shipped GPU kernel keeps the state as " + request.consumer.state.name,
+                 "the GPU kernels keep [HV,K,V] (state.hkv.yaml) or [HV,V,K] "
+                 "(state.hvk.yaml); run a ported kernel with `layoutcheck run`"});
 }
 
 std::unique_ptr<GdnRunner> path_runner(gpu::GdnPath path, const RunnerRequest& request) {
@@ -66,13 +65,12 @@ void register_gpu_runners(RunnerRegistry& registry) {
                matching_runner);
   registry.add("gpu:native", "GPU: the fused kernel reading Qwen3.5's flat layout",
                [](const RunnerRequest& r) { return path_runner(gpu::GdnPath::native, r); });
-  registry.add("gpu:upstream", "GPU: the fused kernel reading Qwen3-Next's interleaved layout",
-               [](const RunnerRequest& r) { return path_runner(gpu::GdnPath::upstream_direct, r); });
-  registry.add("gpu:adapter+upstream",
-               "GPU: flat -> interleaved adapters, then the upstream fused kernel",
-               [](const RunnerRequest& r) {
-                 return path_runner(gpu::GdnPath::adapter_upstream, r);
-               });
+  registry.add(
+      "gpu:upstream", "GPU: the fused kernel reading Qwen3-Next's interleaved layout",
+      [](const RunnerRequest& r) { return path_runner(gpu::GdnPath::upstream_direct, r); });
+  registry.add(
+      "gpu:adapter+upstream", "GPU: flat -> interleaved adapters, then the upstream fused kernel",
+      [](const RunnerRequest& r) { return path_runner(gpu::GdnPath::adapter_upstream, r); });
   registry.add("gpu:baseline",
                "GPU: the production path on the flat layout (conv, gating, recurrent, norm)",
                [](const RunnerRequest& r) { return path_runner(gpu::GdnPath::baseline, r); });

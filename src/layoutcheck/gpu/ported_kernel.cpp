@@ -33,8 +33,7 @@ unsigned positive_dimension(const Expression& expression, const SymbolTable& sym
   if (value <= 0 || value > limit)
     throw InputError(Diagnostic{expression.where(), Severity::error, "launch",
                                 what + " '" + expression.text() + "' evaluates to " +
-                                    std::to_string(value) + ", outside 1.." +
-                                    std::to_string(limit),
+                                    std::to_string(value) + ", outside 1.." + std::to_string(limit),
                                 ""});
   return static_cast<unsigned>(value);
 }
@@ -42,7 +41,9 @@ unsigned positive_dimension(const Expression& expression, const SymbolTable& sym
 }  // namespace
 
 PortedKernel::PortedKernel(const RunManifest& manifest, SymbolTable symbols)
-    : manifest_(manifest), symbols_(std::move(symbols)), module_(RtcModule::compile(ported_kernel_source(manifest))) {}
+    : manifest_(manifest),
+      symbols_(std::move(symbols)),
+      module_(RtcModule::compile(ported_kernel_source(manifest))) {}
 
 PortedKernel::Geometry PortedKernel::geometry(const GdnShape& shape, std::int64_t batch) const {
   SymbolTable symbols = symbols_;
@@ -78,8 +79,8 @@ GdnStepOutputs PortedKernel::step(const GdnStepInputs& inputs) {
     const GdnShape& s = inputs.shape;
     sync_counters_ = DeviceBuffer<int>(
         static_cast<std::size_t>(kernels::gdn_sync_counters(inputs.batch, s.H, s.HV)));
-    workspace_ = DeviceBuffer<float>(static_cast<std::size_t>(
-        kernels::gdn_workspace_floats(inputs.batch, s.H, s.HV, s.K, s.V)));
+    workspace_ = DeviceBuffer<float>(
+        static_cast<std::size_t>(kernels::gdn_workspace_floats(inputs.batch, s.H, s.HV, s.K, s.V)));
   }
   // The ABI promises zero counters at every launch, whatever the previous launch left behind.
   sync_counters_.fill_bytes(0);

@@ -65,8 +65,7 @@ std::string PortedRunReport::conclusion() const {
   if (rows) parts.push_back("wrong row stride between batch rows");
   if (disagrees && misread == 0 && unresolved == 0)
     parts.push_back("reads differ from what the kernel claims");
-  if (parts.empty())
-    return values.passed ? "clean" : "no layout misread, values differ";
+  if (parts.empty()) return values.passed ? "clean" : "no layout misread, values differ";
   std::string text;
   for (const std::string& part : parts) text += (text.empty() ? "" : "; ") + part;
   if (!values.passed) text += "; values differ";
@@ -135,8 +134,10 @@ std::string ported_run_text(const PortedRunReport& report) {
        << " HV=" << s.HV << " K=" << s.K << " V=" << s.V << " W=" << s.W << "\n";
   for (const BufferFinding& finding : report.buffers) {
     const std::string name(gdn_buffer_name(finding.buffer));
-    text << "\n" << name << ": claimed (static diff, model vs kernel's contract): "
-         << finding.claimed.misread << " of " << finding.claimed.elements << " misread\n";
+    text << "\n"
+         << name
+         << ": claimed (static diff, model vs kernel's contract): " << finding.claimed.misread
+         << " of " << finding.claimed.elements << " misread\n";
     if (!finding.probed) {
       text << "  not probed: " << finding.not_probed_reason << "\n";
       continue;
@@ -159,9 +160,9 @@ std::string ported_run_text(const PortedRunReport& report) {
     for (const RowStrideFinding& row : verdict.row_stride)
       text << "  batch row " << row.row << " offset " << row.offset << ": row 0 reads "
            << row.in_row_zero << ", this row " << row.here
-           << (row.kernel_row_stride ? " (kernel row stride " +
-                                           std::to_string(*row.kernel_row_stride) + ")"
-                                     : "")
+           << (row.kernel_row_stride
+                   ? " (kernel row stride " + std::to_string(*row.kernel_row_stride) + ")"
+                   : "")
            << "\n";
     for (std::size_t i = 0; i < verdict.unresolved_details.size() && i < 5; ++i)
       text << "  " << verdict.unresolved_details[i] << "\n";

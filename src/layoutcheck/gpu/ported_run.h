@@ -24,23 +24,23 @@ struct PortedRunOptions {
   // The state is probed element by element only when its row has at most this many elements
   // (786432 probes at 16/48/128/128 would take long); larger rows rely on the value check.
   std::int64_t max_state_probes = 1 << 16;
-  std::int64_t probe_batch = 1024;  // probes per launch
+  std::int64_t probe_batch = 64;  // probes per launch (one per batch row)
 };
 
 struct BufferFinding {
   GdnBuffer buffer = GdnBuffer::qkvz;
-  MisreadReport claimed;                // static diff: model's contract vs the kernel's claim
-  std::optional<ProbeVerdict> probed;   // absent when not probed (state too large)
+  MisreadReport claimed;               // static diff: model's contract vs the kernel's claim
+  std::optional<ProbeVerdict> probed;  // absent when not probed (state too large)
   std::string not_probed_reason;
 };
 
 struct PortedRunReport {
-  std::string kernel;         // entry
-  std::string arch;           // what it was compiled for
+  std::string kernel;  // entry
+  std::string arch;    // what it was compiled for
   GdnShape shape;
   std::vector<BufferFinding> buffers;  // qkvz, ba, state
-  ValueCheck values;          // wired into the model
-  bool layout_ok() const;     // every probe clean, and every probe agrees with the claims
+  ValueCheck values;                   // wired into the model
+  bool layout_ok() const;              // every probe clean, and every probe agrees with the claims
   bool clean() const { return layout_ok() && values.passed; }
   // "clean", "layout misread: ...", "no layout misread, values differ", ...
   std::string conclusion() const;

@@ -35,11 +35,11 @@ struct GdnContractPaths {
 };
 
 struct RunManifest {
-  std::string file;         // the manifest itself
-  std::string name;         // optional description
-  std::string source;       // resolved path of the HIP source
-  std::string entry;        // kernel name
-  std::string abi;          // must be LAYOUTCHECK_GDN_DECODE_ABI
+  std::string file;               // the manifest itself
+  std::string name;               // optional description
+  std::string source;             // resolved path of the HIP source
+  std::string entry;              // kernel name
+  std::string abi;                // must be LAYOUTCHECK_GDN_DECODE_ABI
   std::vector<Expression> grid;   // 1..3 expressions
   std::vector<Expression> block;  // 1..3 expressions
   Expression shared_bytes = Expression::literal(0);

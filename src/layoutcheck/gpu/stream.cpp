@@ -8,13 +8,25 @@ Stream::Stream(Kind kind) {
   LC_GPU_CHECK(hipStreamCreateWithFlags(
       &stream_, kind == Kind::blocking ? hipStreamDefault : hipStreamNonBlocking));
 }
-Stream::~Stream() { (void)hipStreamDestroy(stream_); }
-void Stream::synchronize() const { LC_GPU_CHECK(hipStreamSynchronize(stream_)); }
+Stream::~Stream() {
+  (void)hipStreamDestroy(stream_);
+}
+void Stream::synchronize() const {
+  LC_GPU_CHECK(hipStreamSynchronize(stream_));
+}
 
-Event::Event() { LC_GPU_CHECK(hipEventCreate(&event_)); }
-Event::~Event() { (void)hipEventDestroy(event_); }
-void Event::record(const Stream& stream) { LC_GPU_CHECK(hipEventRecord(event_, stream.get())); }
-void Event::synchronize() const { LC_GPU_CHECK(hipEventSynchronize(event_)); }
+Event::Event() {
+  LC_GPU_CHECK(hipEventCreate(&event_));
+}
+Event::~Event() {
+  (void)hipEventDestroy(event_);
+}
+void Event::record(const Stream& stream) {
+  LC_GPU_CHECK(hipEventRecord(event_, stream.get()));
+}
+void Event::synchronize() const {
+  LC_GPU_CHECK(hipEventSynchronize(event_));
+}
 float Event::milliseconds_since(const Event& start) const {
   float milliseconds = 0.0f;
   LC_GPU_CHECK(hipEventElapsedTime(&milliseconds, start.get(), event_));

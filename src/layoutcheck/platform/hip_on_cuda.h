@@ -16,30 +16,54 @@ using hipError_t = cudaError_t;
 inline constexpr hipError_t hipSuccess = cudaSuccess;
 inline constexpr hipError_t hipErrorNoDevice = cudaErrorNoDevice;
 inline constexpr hipError_t hipErrorInsufficientDriver = cudaErrorInsufficientDriver;
-inline const char* hipGetErrorString(hipError_t error) { return cudaGetErrorString(error); }
-inline const char* hipGetErrorName(hipError_t error) { return cudaGetErrorName(error); }
-inline hipError_t hipGetLastError() { return cudaGetLastError(); }
-inline hipError_t hipPeekAtLastError() { return cudaPeekAtLastError(); }
+inline const char* hipGetErrorString(hipError_t error) {
+  return cudaGetErrorString(error);
+}
+inline const char* hipGetErrorName(hipError_t error) {
+  return cudaGetErrorName(error);
+}
+inline hipError_t hipGetLastError() {
+  return cudaGetLastError();
+}
+inline hipError_t hipPeekAtLastError() {
+  return cudaPeekAtLastError();
+}
 
 // ---- devices ----
 using hipDeviceProp_t = cudaDeviceProp;
-inline hipError_t hipGetDeviceCount(int* count) { return cudaGetDeviceCount(count); }
-inline hipError_t hipGetDevice(int* device) { return cudaGetDevice(device); }
-inline hipError_t hipSetDevice(int device) { return cudaSetDevice(device); }
+inline hipError_t hipGetDeviceCount(int* count) {
+  return cudaGetDeviceCount(count);
+}
+inline hipError_t hipGetDevice(int* device) {
+  return cudaGetDevice(device);
+}
+inline hipError_t hipSetDevice(int device) {
+  return cudaSetDevice(device);
+}
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* properties, int device) {
   return cudaGetDeviceProperties(properties, device);
 }
-inline hipError_t hipDeviceSynchronize() { return cudaDeviceSynchronize(); }
-inline hipError_t hipDriverGetVersion(int* version) { return cudaDriverGetVersion(version); }
-inline hipError_t hipRuntimeGetVersion(int* version) { return cudaRuntimeGetVersion(version); }
+inline hipError_t hipDeviceSynchronize() {
+  return cudaDeviceSynchronize();
+}
+inline hipError_t hipDriverGetVersion(int* version) {
+  return cudaDriverGetVersion(version);
+}
+inline hipError_t hipRuntimeGetVersion(int* version) {
+  return cudaRuntimeGetVersion(version);
+}
 
 // ---- memory ----
 using hipMemcpyKind = cudaMemcpyKind;
 inline constexpr hipMemcpyKind hipMemcpyHostToDevice = cudaMemcpyHostToDevice;
 inline constexpr hipMemcpyKind hipMemcpyDeviceToHost = cudaMemcpyDeviceToHost;
 inline constexpr hipMemcpyKind hipMemcpyDeviceToDevice = cudaMemcpyDeviceToDevice;
-inline hipError_t hipMalloc(void** pointer, std::size_t bytes) { return cudaMalloc(pointer, bytes); }
-inline hipError_t hipFree(void* pointer) { return cudaFree(pointer); }
+inline hipError_t hipMalloc(void** pointer, std::size_t bytes) {
+  return cudaMalloc(pointer, bytes);
+}
+inline hipError_t hipFree(void* pointer) {
+  return cudaFree(pointer);
+}
 inline hipError_t hipMemcpy(void* destination, const void* source, std::size_t bytes,
                             hipMemcpyKind kind) {
   return cudaMemcpy(destination, source, bytes, kind);
@@ -62,8 +86,12 @@ inline constexpr hipStreamCaptureMode hipStreamCaptureModeThreadLocal =
 inline hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
   return cudaStreamCreateWithFlags(stream, flags);
 }
-inline hipError_t hipStreamDestroy(hipStream_t stream) { return cudaStreamDestroy(stream); }
-inline hipError_t hipStreamSynchronize(hipStream_t stream) { return cudaStreamSynchronize(stream); }
+inline hipError_t hipStreamDestroy(hipStream_t stream) {
+  return cudaStreamDestroy(stream);
+}
+inline hipError_t hipStreamSynchronize(hipStream_t stream) {
+  return cudaStreamSynchronize(stream);
+}
 inline hipError_t hipMemcpyAsync(void* destination, const void* source, std::size_t bytes,
                                  hipMemcpyKind kind, hipStream_t stream) {
   return cudaMemcpyAsync(destination, source, bytes, kind, stream);
@@ -72,12 +100,18 @@ inline hipError_t hipMemsetAsync(void* destination, int value, std::size_t bytes
                                  hipStream_t stream) {
   return cudaMemsetAsync(destination, value, bytes, stream);
 }
-inline hipError_t hipEventCreate(hipEvent_t* event) { return cudaEventCreate(event); }
-inline hipError_t hipEventDestroy(hipEvent_t event) { return cudaEventDestroy(event); }
+inline hipError_t hipEventCreate(hipEvent_t* event) {
+  return cudaEventCreate(event);
+}
+inline hipError_t hipEventDestroy(hipEvent_t event) {
+  return cudaEventDestroy(event);
+}
 inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   return cudaEventRecord(event, stream);
 }
-inline hipError_t hipEventSynchronize(hipEvent_t event) { return cudaEventSynchronize(event); }
+inline hipError_t hipEventSynchronize(hipEvent_t event) {
+  return cudaEventSynchronize(event);
+}
 inline hipError_t hipEventElapsedTime(float* milliseconds, hipEvent_t start, hipEvent_t stop) {
   return cudaEventElapsedTime(milliseconds, start, stop);
 }
@@ -99,7 +133,9 @@ inline hipError_t hipGraphLaunch(hipGraphExec_t executable, hipStream_t stream) 
 inline hipError_t hipGraphExecDestroy(hipGraphExec_t executable) {
   return cudaGraphExecDestroy(executable);
 }
-inline hipError_t hipGraphDestroy(hipGraph_t graph) { return cudaGraphDestroy(graph); }
+inline hipError_t hipGraphDestroy(hipGraph_t graph) {
+  return cudaGraphDestroy(graph);
+}
 
 // ---- modules built at run time ----
 using hipModule_t = cudaLibrary_t;
@@ -107,7 +143,9 @@ using hipFunction_t = cudaKernel_t;
 inline hipError_t hipModuleLoadData(hipModule_t* module, const void* image) {
   return cudaLibraryLoadData(module, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
 }
-inline hipError_t hipModuleUnload(hipModule_t module) { return cudaLibraryUnload(module); }
+inline hipError_t hipModuleUnload(hipModule_t module) {
+  return cudaLibraryUnload(module);
+}
 inline hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module,
                                        const char* name) {
   return cudaLibraryGetKernel(function, module, name);
@@ -128,7 +166,9 @@ inline hipError_t hipModuleLaunchKernel(hipFunction_t function, unsigned int gri
 using hiprtcResult = nvrtcResult;
 using hiprtcProgram = nvrtcProgram;
 inline constexpr hiprtcResult HIPRTC_SUCCESS = NVRTC_SUCCESS;
-inline const char* hiprtcGetErrorString(hiprtcResult result) { return nvrtcGetErrorString(result); }
+inline const char* hiprtcGetErrorString(hiprtcResult result) {
+  return nvrtcGetErrorString(result);
+}
 inline hiprtcResult hiprtcCreateProgram(hiprtcProgram* program, const char* source,
                                         const char* name, int header_count,
                                         const char* const* headers,

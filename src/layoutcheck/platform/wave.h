@@ -30,7 +30,9 @@ inline constexpr int kMaxBlockWaves = 1024 / kWaveSize;
 
 #if defined(__HIPCC__) || defined(__CUDACC__) || defined(__HIPCC_RTC__) || defined(__CUDACC_RTC__)
 
-__device__ inline int lane_id() { return static_cast<int>(threadIdx.x) & (kWaveSize - 1); }
+__device__ inline int lane_id() {
+  return static_cast<int>(threadIdx.x) & (kWaveSize - 1);
+}
 
 __device__ inline float shfl_xor(float value, int lane_offset) {
 #if defined(LC_GPU_VENDOR_AMD)

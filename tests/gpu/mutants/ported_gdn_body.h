@@ -29,11 +29,17 @@ __device__ inline Dims dims_of(const GdnDecodeArgs& args) {
   return {args.H, args.HV, args.K, args.V, args.W, args.HV / args.H};
 }
 
-__device__ inline float silu(float x) { return x / (1.0f + expf(-x)); }
-__device__ inline float bf16(unsigned short bits) { return layoutcheck::bf16_to_float(bits); }
+__device__ inline float silu(float x) {
+  return x / (1.0f + expf(-x));
+}
+__device__ inline float bf16(unsigned short bits) {
+  return layoutcheck::bf16_to_float(bits);
+}
 
 // conv channel numbering [Q all | K all | V all], conv state [C][W-1] (contracts/gdn/conv_*.yaml)
-__device__ inline long long q_channel(const Dims& d, long long h, long long k) { return h * d.K + k; }
+__device__ inline long long q_channel(const Dims& d, long long h, long long k) {
+  return h * d.K + k;
+}
 __device__ inline long long k_channel(const Dims& d, long long h, long long k) {
   return d.H * d.K + h * d.K + k;
 }
