@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
+#include <thread>
 
 #include "layoutcheck/gdn/reference_runner.h"
 #include "layoutcheck/gdn/standard_layouts.h"
@@ -30,6 +32,15 @@ Timed sweep(layoutcheck::GdnRunner& kernel, const layoutcheck::ProbeTarget& targ
   timed.cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   timed.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return timed;
+}
+
+// The 1-minute load average, to read the figures against: the budget is for an otherwise idle
+// machine, and other processes sharing the cores stretch the wall time.
+double load_average() {
+  std::ifstream file("/proc/loadavg");
+  double load = -1;
+  file >> load;
+  return load;
 }
 
 }  // namespace
@@ -71,7 +82,8 @@ int main(int argc, char** argv) {
         static_cast<long long>(verdict.reads.misread),
         static_cast<long long>(verdict.reads.elements), verdict.agrees_with_diff ? "yes" : "NO");
   }
-  std::printf("  total %.2f s (budget %.0f s: %s)\n", total, kBudgetSeconds,
-              total <= kBudgetSeconds ? "within" : "OVER");
+  std::printf("  total %.2f s (budget %.0f s: %s); %u hardware threads, load average %.2f\n", total,
+              kBudgetSeconds, total <= kBudgetSeconds ? "within" : "OVER",
+              std::thread::hardware_concurrency(), load_average());
   return right ? 0 : 1;
 }

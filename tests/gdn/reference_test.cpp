@@ -235,9 +235,9 @@ TEST(GdnReference, RoundedStepIsTheExactStepRoundedAndThreadsDoNotMatter) {
   EXPECT_EQ(threaded.conv_state, rounded.conv_state);
 }
 
-TEST(GdnReference, RowsRepeatingRowZeroGiveTheSameResultsAsAloneInABatch) {
-  // Rows whose heads read what row 0's heads read take row 0's results: they must be exactly
-  // what computing them alone gives, including the heads a changed element does reach.
+TEST(GdnReference, EachBatchRowGivesWhatItGivesAlone) {
+  // A probe batch: rows that repeat row 0 but for one element. Each must come out exactly as it
+  // does alone, whatever the threads share.
   const GdnShape shape = kOdd;
   for (const GdnLayouts& layouts : {flat_gdn_layouts(shape), interleaved_gdn_layouts(shape)}) {
     const GdnReference reference(shape, layouts);

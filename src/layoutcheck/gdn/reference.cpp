@@ -1,7 +1,6 @@
 #include "layoutcheck/gdn/reference.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -184,13 +183,6 @@ void GdnReference::step_into(const GdnStepInputs& inputs, GdnStepOutputs& output
   else
     outputs.state.assign(inputs.state.begin(), inputs.state.begin() + state_span);
 
-  // Row 0 is read once more here: a head whose inputs in another row are byte-identical to its
-  // inputs in row 0 takes row 0's results (a probe sweep's rows differ in one element, so most
-  // heads of most rows do). Same bits as computing them, a fraction of the work.
-  const bool reuse = access_.state_rows_contiguous() && B > 1;
-  GdnRowData first_row;
-  if (reuse) access_.read_row(inputs, 0, stride, first_row, false);
-
   auto part_of_row = [&](std::int64_t r, std::int64_t first_head, std::int64_t end_head) {
     GdnRowData row;
     GdnHeadResult result;
@@ -199,7 +191,6 @@ void GdnReference::step_into(const GdnStepInputs& inputs, GdnStepOutputs& output
     convolve_row(row, weights, convolved);
     const std::int64_t state_row = r * access_.state_row_stride();
     for (std::int64_t hv = first_head; hv < end_head; ++hv) {
-      if (reuse && r > 0 && copy_head_of_row_zero(inputs, row, first_row, r, hv, outputs)) continue;
       GdnHeadInputs head = head_inputs(row, weights, hv, key_head_of(hv));
       use_convolved(convolved, hv, key_head_of(hv), head);
       if (access_.state_rows_contiguous()) {
@@ -223,48 +214,7 @@ void GdnReference::step_into(const GdnStepInputs& inputs, GdnStepOutputs& output
       shift_conv_state(shape_, inputs.conv_state.data() + r * conv_row, row,
                        outputs.conv_state.data() + r * conv_row);
   };
-  const unsigned workers = thread_count(threads);
-  if (!reuse) {
-    for_each_row_part(B, HV, workers, part_of_row);
-    return;
-  }
-  for_each_row_part(1, HV, workers, part_of_row);  // row 0 first: the others may copy from it
-  for_each_row_part(B - 1, HV, workers, [&](std::int64_t r, std::int64_t first, std::int64_t end) {
-    part_of_row(r + 1, first, end);
-  });
-}
-
-bool GdnReference::copy_head_of_row_zero(const GdnStepInputs& inputs, const GdnRowData& row,
-                                         const GdnRowData& first_row, std::int64_t r,
-                                         std::int64_t hv, GdnStepOutputs& outputs) const {
-  const std::int64_t H = shape_.H, K = shape_.K, V = shape_.V, HV = shape_.HV, W1 = shape_.W - 1;
-  const std::int64_t key_head = key_head_of(hv);
-  auto same = [](const auto& a, const auto& b, std::int64_t begin, std::int64_t count) {
-    return std::equal(a.begin() + begin, a.begin() + begin + count, b.begin() + begin);
-  };
-  const std::int64_t channels[3][2] = {
-      {key_head * K, K}, {(H + key_head) * K, K}, {2 * H * K + hv * V, V}};
-  for (const auto& [begin, count] : channels)
-    if (!same(row.x, first_row.x, begin, count) ||
-        !same(row.taps, first_row.taps, begin * W1, count * W1))
-      return false;
-  if (!same(row.z, first_row.z, hv * V, V) || row.b[hv] != first_row.b[hv] ||
-      row.a[hv] != first_row.a[hv])
-    return false;
-  const std::int64_t head = access_.head_state_offset(hv), k_stride = access_.state_k_stride();
-  const float* state = inputs.state.data() + r * access_.state_row_stride() + head;
-  const float* state_zero = inputs.state.data() + head;
-  for (std::int64_t k = 0; k < K; ++k)
-    if (std::memcmp(state + k * k_stride, state_zero + k * k_stride,
-                    static_cast<std::size_t>(V) * sizeof(float)) != 0)
-      return false;
-  float* target = outputs.state.data() + r * access_.state_row_stride() + head;
-  const float* source = outputs.state.data() + head;
-  for (std::int64_t k = 0; k < K; ++k)
-    std::memcpy(target + k * k_stride, source + k * k_stride,
-                static_cast<std::size_t>(V) * sizeof(float));
-  std::copy_n(outputs.out.begin() + hv * V, V, outputs.out.begin() + (r * HV + hv) * V);
-  return true;
+  for_each_row_part(B, HV, thread_count(threads), part_of_row);
 }
 
 GdnReferenceSession::GdnReferenceSession(const GdnReference& reference, GdnStepInputs initial)

@@ -72,10 +72,6 @@ class GdnReference {
                     std::vector<double>& convolved) const;
   void use_convolved(const std::vector<double>& convolved, std::int64_t hv, std::int64_t key_head,
                      GdnHeadInputs& head) const;
-  // When head hv reads byte-identical inputs in row r and in row 0, copies row 0's results.
-  bool copy_head_of_row_zero(const GdnStepInputs& inputs, const GdnRowData& row,
-                             const GdnRowData& first_row, std::int64_t r, std::int64_t hv,
-                             GdnStepOutputs& outputs) const;
 
   GdnShape shape_;
   GdnLayouts layouts_;

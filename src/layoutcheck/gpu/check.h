@@ -19,9 +19,13 @@ class GpuError : public std::runtime_error {
                                   const std::string& message);
 
 inline void check_result(hipError_t result, const char* call, const char* file, int line) {
-  if (result != hipSuccess)
+  if (result != hipSuccess) {
+    // A failed call also records itself as the runtime's "last error"; clear it, or the next
+    // launch check would blame its kernel for this call's (non-sticky) failure, e.g. an OOM.
+    (void)hipGetLastError();
     throw_gpu_error(call, file, line,
                     std::string(hipGetErrorString(result)) + " (" + hipGetErrorName(result) + ")");
+  }
 }
 
 inline void check_result(hiprtcResult result, const char* call, const char* file, int line) {

@@ -22,7 +22,7 @@ DeviceProbe probe_device() {
         std::string("no GPU: the ") + platform::kVendorName + " runtime reports " +
         (result != hipSuccess ? std::string(hipGetErrorString(result)) : "0 devices") +
         "; the GPU paths need a supported GPU and its driver (the CPU models still work)";
-    hipGetLastError();  // clear the sticky error so later checks report their own
+    (void)hipGetLastError();  // clear the sticky error so later checks report their own
     return probe;
   }
   try {

@@ -14,9 +14,9 @@
 namespace layoutcheck {
 namespace {
 
-// The state of one call should stay in cache next to its outputs (a few MiB); two rows at least,
-// one per core.
-constexpr std::int64_t kCpuBatchBytes = 8 << 20;
+// Rows per call for the CPU models: enough to amortise a call's fixed costs (threads, the
+// decoding hand-over), few enough that a call's state stays near the cache (8 rows at 16/48/128).
+constexpr std::int64_t kCpuBatchBytes = 24 << 20;
 constexpr std::int64_t kRowCheckBatch = 3;
 
 void validate(const ProbeTarget& target) {
