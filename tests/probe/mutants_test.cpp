@@ -172,11 +172,20 @@ TEST_P(Mutants, ShortRowStrideIsARowFindingWithTheKernelsStride) {
 }
 
 TEST_P(Mutants, SkippedL2NormIsNoLayoutMisreadButValuesDiffer) {
-  const ProbeVerdict verdict = probe_mutant(MutantKind::l2norm_skipped, kOdd, claimed(kOdd));
-  EXPECT_TRUE(verdict.layout_ok()) << verdict.conclusion();
-  EXPECT_TRUE(verdict.agrees_with_diff);
-  EXPECT_FALSE(verdict.values.passed) << verdict.values.detail;
-  EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ");
+  // Every buffer reads right: the conv state names the qkvz elements, the shape of the state
+  // response names b, a and the state's own elements, though no value matches a prediction.
+  const GdnLayouts layouts = claimed(kSquare);
+  for (GdnBuffer buffer : {GdnBuffer::qkvz, GdnBuffer::ba, GdnBuffer::state}) {
+    SCOPED_TRACE(std::string(gdn_buffer_name(buffer)));
+    Mutant mutant = make_mutant(MutantKind::l2norm_skipped, kSquare, layouts);
+    const ProbeVerdict verdict = probe_gdn_runner(
+        *mutant.kernel, ProbeTarget{kSquare, buffer, layout_of(layouts, buffer), layouts});
+    EXPECT_TRUE(verdict.layout_ok()) << verdict.conclusion();
+    EXPECT_TRUE(verdict.agrees_with_diff);
+    EXPECT_GT(verdict.value_deviations, 0);
+    EXPECT_FALSE(verdict.values.passed) << verdict.values.detail;
+    EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(ClaimedLayouts, Mutants, testing::Values(false, true),

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "layoutcheck/gdn/standard_layouts.h"
+#include "layoutcheck/probe/state_change_shape.h"
 
 namespace layoutcheck {
 namespace {
@@ -354,6 +355,36 @@ std::vector<LaneHypothesis> ProbeDecoder::state_candidates(std::int64_t lane,
   return result;
 }
 
+std::optional<LaneHypothesis> ProbeDecoder::named_by_state_shape(
+    std::int64_t lane, std::int64_t offset, const RowResponse& response) const {
+  const std::span<const double> seen = observed_state(lane, response);
+  if (seen.empty()) return std::nullopt;
+  const std::int64_t K = shape_.K, V = shape_.V, key_head = standard_key_head(lane);
+  const Contract& layout = predictor_.probed_layout();
+  if (layout.find_field("B")) {
+    const double slack =
+        tolerance_ * norm(seen) + kFp32Rounding * predictor_.base_state_norm(lane, key_head);
+    const std::optional<StateChange> change = classify_state_change(seen, K, V, slack);
+    if (!change) return std::nullopt;
+    return LaneHypothesis{key_head,
+                          {element(*change == StateChange::decay_like ? "A" : "B", lane)}};
+  }
+  if (!layout.find_field("S") || offset < 0 ||
+      offset >= static_cast<std::int64_t>(state_element_at_.size()))
+    return std::nullopt;
+  // An in-place kernel writes the element it read back where it read it, and the rest of its
+  // column: the line through the probed offset says which element that was.
+  const std::int64_t s = state_element_at_[static_cast<std::size_t>(offset)];
+  if (s < 0 || s / (K * V) != lane) return std::nullopt;
+  const std::int64_t k = s % (K * V) / V, v = s % V;
+  const std::optional<StateLine> line = single_changed_line(seen, K, V);
+  if (!line || seen[static_cast<std::size_t>(k * V + v)] == 0) return std::nullopt;
+  if (line->column && line->index == v) return LaneHypothesis{key_head, {element("S", s)}};
+  if (!line->column && line->index == k && K == V)  // written transposed: read as S[v, k]
+    return LaneHypothesis{key_head, {element("S", (lane * K + v) * V + k)}};
+  return std::nullopt;
+}
+
 void ProbeDecoder::choose_by_prediction(std::int64_t lane,
                                         const std::vector<LaneHypothesis>& candidates,
                                         const RowResponse& response,
@@ -365,6 +396,10 @@ void ProbeDecoder::choose_by_prediction(std::int64_t lane,
   look_elsewhere_for_state(lane, response, evaluated);
   std::sort(evaluated.begin(), evaluated.end(), by_score);
   if (evaluated.empty() || evaluated.front().score() > 1) {
+    if (auto named = named_by_state_shape(lane, decoding.offset, response)) {
+      decoding.lanes.push_back({lane, named->key_head, named->elements, false});
+      return;
+    }
     if (decoding.outcome != ProbeOutcome::ambiguous) decoding.outcome = ProbeOutcome::unresolved;
     decoding.detail =
         "value head " + std::to_string(lane) + ": no candidate matches" +

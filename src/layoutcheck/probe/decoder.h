@@ -8,9 +8,10 @@
 // - one output lane changed and no state: a Z element;
 // - otherwise the roles that fit (state changed or not) are tried, per head.
 // A lane's response must match one candidate within tolerance and no other candidate within
-// twice that; if several match it is ambiguous, if none it is unresolved. Never guessed: the one
-// exception is an element named by the conv state, which is recorded as read even when the
-// head's values then differ from the prediction (a numeric bug downstream of a correct read).
+// twice that; if several match it is ambiguous, if none it is unresolved. Never guessed: what the
+// structure names alone (the conv state, a lone output lane, the shape of a state response) is
+// recorded as read even when the head's values differ from the prediction (a numeric bug
+// downstream of a correct read), flagged as such.
 #pragma once
 
 #include <cstdint>
@@ -100,6 +101,10 @@ class ProbeDecoder {
                                                    const RowResponse& response) const;
   std::vector<LaneHypothesis> state_candidates(std::int64_t lane,
                                                const RowResponse& response) const;
+  // When no prediction fits (a kernel whose numbers differ): the element the shape of the state
+  // response names, for ba and state probes (state_change_shape.h).
+  std::optional<LaneHypothesis> named_by_state_shape(std::int64_t lane, std::int64_t offset,
+                                                     const RowResponse& response) const;
   void choose_by_prediction(std::int64_t lane, const std::vector<LaneHypothesis>& candidates,
                             const RowResponse& response, ProbeDecoding& decoding) const;
 

@@ -84,7 +84,9 @@ struct ProbeVerdict {
     return reads.misread == 0 && reads.unresolved == 0 && unresolved_probes == 0 &&
            routing.empty() && row_stride.empty();
   }
-  bool values_ok() const { return values.passed && value_deviations == 0; }
+  // The random-input check decides; per-probe deviations only when it did not run (kernels with
+  // extra rounding points deviate per probe within their overall tolerance).
+  bool values_ok() const { return values.ran ? values.passed : value_deviations == 0; }
   bool clean() const { return layout_ok() && agrees_with_diff && values_ok(); }
 
   // One line: "clean", "layout misread: 16128 of 16384 elements", "no layout misread, values

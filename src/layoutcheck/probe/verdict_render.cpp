@@ -1,6 +1,5 @@
 #include "layoutcheck/probe/verdict_render.h"
 
-
 #include "layoutcheck/render/report_json.h"
 
 namespace layoutcheck {
