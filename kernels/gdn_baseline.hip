@@ -81,11 +81,11 @@ __device__ inline Gates gates_from_buffers(const BaselineBuffers& buffers, long 
   return {expf(buffers.g[head]), buffers.beta[head]};
 }
 
-template <class State, int kKeyDim, int kTile>
-__global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
-                                  (StateTile<State, kKeyDim, kTile>::kMinBlocks))
+template <class State, int kKeyDim, int kTile, int kLoads>
+__global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kThreads),
+                                  (StateTile<State, kKeyDim, kTile, kLoads>::kMinBlocks))
     gdn_baseline_recurrent_tiled(GdnDecodeArgs args, BaselineBuffers buffers) {
-  using Tile = StateTile<State, kKeyDim, kTile>;
+  using Tile = StateTile<State, kKeyDim, kTile, kLoads>;
   __shared__ float q[kKeyDim];
   __shared__ float k[kKeyDim];
   __shared__ float value[kTile];
@@ -110,6 +110,35 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
   tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
   for (int j = static_cast<int>(threadIdx.x); j < kTile; j += Tile::kThreads)
     buffers.o[head * d.V + v0 + j] = float_to_bf16(o[j]);
+}
+
+template <class State, int kKeyDim, int kValueDim, int kChunk>
+__global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChunk>::kThreads),
+                                  (StreamedState<State, kKeyDim, kValueDim, kChunk>::kMinBlocks))
+    gdn_baseline_recurrent_streamed(GdnDecodeArgs args, BaselineBuffers buffers) {
+  using Streamed = StreamedState<State, kKeyDim, kValueDim, kChunk>;
+  __shared__ float q[kKeyDim];
+  __shared__ float k[kKeyDim];
+  __shared__ float value[kValueDim];
+  __shared__ float u[kChunk];
+  __shared__ float o[kValueDim];
+  __shared__ float reduction[Streamed::kReductionFloats];
+  __shared__ float scratch[wave::kMaxBlockWaves * 3];
+  const GdnDims d = dims_of(args);
+  const int hv = static_cast<int>(blockIdx.y);
+  const int b = static_cast<int>(blockIdx.z);
+  float* state_row = args.state + b * args.state_row_stride;
+
+  Streamed state;
+  state.load_first(state_row, d, hv);
+  stage_from_conv_out(args, buffers, d, b, hv, 0, kValueDim, q, k, value);
+  const long long head = static_cast<long long>(b) * d.HV + hv;
+  const Gates gates = gates_from_buffers(buffers, head);
+  __syncthreads();
+  const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
+  state.update_all(state_row, d, hv, q, k, norm, gates, value, u, o, reduction);
+  for (int j = static_cast<int>(threadIdx.x); j < kValueDim; j += Streamed::kThreads)
+    buffers.o[head * d.V + j] = float_to_bf16(o[j]);
 }
 
 template <class State>
@@ -159,13 +188,15 @@ __global__ void __launch_bounds__(kNormThreads)
   }
 }
 
-template <class State, int kTile>
+// The same tile shapes as the fused kernel (gdn_decode_fused.hip): the whole head is 256 threads
+// with 16 loads each.
+template <class State, int kTile, int kLoads = kTile == 128 ? 16 : 8>
 void launch_recurrent_tiled(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                             hipStream_t stream) {
-  using Tile = StateTile<State, 128, kTile>;
+  using Tile = StateTile<State, 128, kTile, kLoads>;
   const dim3 grid(static_cast<unsigned>(128 / kTile), static_cast<unsigned>(args.HV),
                   static_cast<unsigned>(args.batch));
-  gdn_baseline_recurrent_tiled<State, 128, kTile>
+  gdn_baseline_recurrent_tiled<State, 128, kTile, kLoads>
       <<<grid, Tile::kThreads, 0, stream>>>(args, buffers);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_tiled<") + State::kName + ", tile " +
                        std::to_string(kTile) + ">")
@@ -173,12 +204,30 @@ void launch_recurrent_tiled(const GdnDecodeArgs& args, const BaselineBuffers& bu
 }
 
 template <class State>
-void launch_recurrent(const GdnDecodeArgs& args, const BaselineBuffers& buffers, int tiles,
+void launch_recurrent_streamed(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
+                               hipStream_t stream) {
+  using Streamed = StreamedState<State, 128, 128, 32>;
+  const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  gdn_baseline_recurrent_streamed<State, 128, 128, 32>
+      <<<grid, Streamed::kThreads, 0, stream>>>(args, buffers);
+  LC_GPU_CHECK_LAUNCH(
+      (std::string("gdn_baseline_recurrent_streamed<") + State::kName + ">").c_str());
+}
+
+template <class State>
+void launch_recurrent(const GdnDecodeArgs& args, const BaselineBuffers& buffers, StateSplit split,
                       bool fast, hipStream_t stream) {
   if (fast) {
-    if (tiles == 1) return launch_recurrent_tiled<State, 128>(args, buffers, stream);
-    if (tiles == 2) return launch_recurrent_tiled<State, 64>(args, buffers, stream);
-    return launch_recurrent_tiled<State, 32>(args, buffers, stream);
+    switch (split) {
+      case StateSplit::whole:
+        return launch_recurrent_tiled<State, 128>(args, buffers, stream);
+      case StateSplit::halves:
+        return launch_recurrent_tiled<State, 64>(args, buffers, stream);
+      case StateSplit::quarters:
+        return launch_recurrent_tiled<State, 32>(args, buffers, stream);
+      case StateSplit::streamed:
+        return launch_recurrent_streamed<State>(args, buffers, stream);
+    }
   }
   const long long shared_bytes = generic_shared_bytes(args.K, args.V);
   if (shared_bytes > 48 * 1024)
@@ -212,12 +261,13 @@ void launch_gdn_baseline_gating(const GdnDecodeArgs& args, const BaselineBuffers
 }
 
 void launch_gdn_baseline_recurrent(StateOrder order, const GdnDecodeArgs& args,
-                                   const BaselineBuffers& buffers, int tiles, hipStream_t stream) {
-  const bool fast = fused_fast_path(args, order, tiles);
+                                   const BaselineBuffers& buffers, StateSplit split,
+                                   hipStream_t stream) {
+  const bool fast = fused_fast_path(args, order);
   if (order == StateOrder::hkv)
-    launch_recurrent<StateHkv>(args, buffers, tiles, fast, stream);
+    launch_recurrent<StateHkv>(args, buffers, split, fast, stream);
   else
-    launch_recurrent<StateHvk>(args, buffers, tiles, fast, stream);
+    launch_recurrent<StateHvk>(args, buffers, split, fast, stream);
 }
 
 void launch_gdn_baseline_gated_rmsnorm(const GdnDecodeArgs& args, const BaselineBuffers& buffers,

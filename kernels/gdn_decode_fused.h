@@ -99,12 +99,12 @@ __device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDi
 }
 
 // Fast path: K = kKeyDim, V = tiles * kTile and conv width kW at compile time; grid
-// (tiles, HV, batch), StateTile<State, kKeyDim, kTile>::kThreads threads.
-template <class Layout, class State, int kKeyDim, int kTile, int kW>
-__global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
-                                  (StateTile<State, kKeyDim, kTile>::kMinBlocks))
+// (tiles, HV, batch), StateTile<State, kKeyDim, kTile, kLoads>::kThreads threads.
+template <class Layout, class State, int kKeyDim, int kTile, int kLoads, int kW>
+__global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kThreads),
+                                  (StateTile<State, kKeyDim, kTile, kLoads>::kMinBlocks))
     gdn_decode_fused_tiled(GdnDecodeArgs args) {
-  using Tile = StateTile<State, kKeyDim, kTile>;
+  using Tile = StateTile<State, kKeyDim, kTile, kLoads>;
   __shared__ unsigned short qk_window[2 * kKeyDim * kW];
   __shared__ float q[kKeyDim];
   __shared__ float k[kKeyDim];
@@ -136,6 +136,45 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile>::kThreads),
   const int norm_arrived = gated_rmsnorm(args, d, b, hv, v0, kTile, o, gate, scratch);
   tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
   if (finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived, flags))
+    shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
+}
+
+// Fast path, one block per head streaming the state (StreamedState): grid (1, HV, batch),
+// StreamedState<State, kKeyDim, kValueDim, kChunk>::kThreads threads. No norm handshake: the
+// block sees every column's o.
+template <class Layout, class State, int kKeyDim, int kValueDim, int kChunk, int kW>
+__global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChunk>::kThreads),
+                                  (StreamedState<State, kKeyDim, kValueDim, kChunk>::kMinBlocks))
+    gdn_decode_fused_streamed(GdnDecodeArgs args) {
+  using Streamed = StreamedState<State, kKeyDim, kValueDim, kChunk>;
+  __shared__ unsigned short qk_window[2 * kKeyDim * kW];
+  __shared__ float q[kKeyDim];
+  __shared__ float k[kKeyDim];
+  __shared__ float value[kValueDim];
+  __shared__ float gate[kValueDim];
+  __shared__ float u[kChunk];
+  __shared__ float o[kValueDim];
+  __shared__ float reduction[Streamed::kReductionFloats];
+  __shared__ float scratch[wave::kMaxBlockWaves * 3];
+  __shared__ int flags[2];
+
+  const GdnDims d = dims_of(args);
+  const int hv = static_cast<int>(blockIdx.y);
+  const int b = static_cast<int>(blockIdx.z);
+  float* state_row = args.state + b * args.state_row_stride;
+
+  Streamed state;
+  state.load_first(state_row, d, hv);
+  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
+  stage_fused_inputs_fast<Layout, kKeyDim, kValueDim, Streamed::kThreads, kW>(
+      args, d, b, hv, 0, StagedHead{q, k, value, gate}, qk_window);
+  __syncthreads();
+  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
+  const Gates gates = gate_inputs.gates();
+  const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
+  state.update_all(state_row, d, hv, q, k, norm, gates, value, u, o, reduction);
+  gated_rmsnorm(args, d, b, hv, 0, kValueDim, o, gate, scratch);  // one block: writes the output
+  if (finish_shared_work(args, d, b, hv, qk_arrived, -1, flags))
     shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
 }
 

@@ -13,6 +13,7 @@ namespace {
 constexpr int kFastKeyDim = 128;
 constexpr int kFastValueDim = 128;
 constexpr int kFastConvWidth = 4;
+constexpr int kStreamChunk = 32;  // columns per streamed chunk: 16 KB of state, 4 loads a thread
 
 // The tiled kernel assumes the state slice of a head is affine in (k, v) with the innermost index
 // contiguous and 16-byte aligned; check that on the contract's offset function itself.
@@ -35,12 +36,14 @@ bool state_is_vectorisable(const GdnDecodeArgs& args) {
   return true;
 }
 
-template <class Layout, class State, int kTile>
+// kLoads: 16-byte loads per thread. The whole head in one block is the batch-1 kernel, latency
+// bound: 256 threads with 16 loads each were 6 % faster there than 512 with 8 (PERF_NOTES.md).
+template <class Layout, class State, int kTile, int kLoads = kTile == kFastValueDim ? 16 : 8>
 void launch_tiled(const GdnDecodeArgs& args, hipStream_t stream) {
-  using Tile = StateTile<State, kFastKeyDim, kTile>;
+  using Tile = StateTile<State, kFastKeyDim, kTile, kLoads>;
   const dim3 grid(static_cast<unsigned>(kFastValueDim / kTile), static_cast<unsigned>(args.HV),
                   static_cast<unsigned>(args.batch));
-  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kTile, kFastConvWidth>
+  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kTile, kLoads, kFastConvWidth>
       <<<grid, Tile::kThreads, 0, stream>>>(args);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_tiled<") + Layout::kName + ", " +
                        State::kName + ", tile " + std::to_string(kTile) + ">")
@@ -64,15 +67,28 @@ void launch_generic(const GdnDecodeArgs& args, hipStream_t stream) {
 }
 
 template <class Layout, class State>
-void launch_for(const GdnDecodeArgs& args, int tiles, bool fast, hipStream_t stream) {
+void launch_streamed(const GdnDecodeArgs& args, hipStream_t stream) {
+  using Streamed = StreamedState<State, kFastKeyDim, kFastValueDim, kStreamChunk>;
+  const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  gdn_decode_fused_streamed<Layout, State, kFastKeyDim, kFastValueDim, kStreamChunk,
+                            kFastConvWidth><<<grid, Streamed::kThreads, 0, stream>>>(args);
+  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_streamed<") + Layout::kName + ", " +
+                       State::kName + ">")
+                          .c_str());
+}
+
+template <class Layout, class State>
+void launch_for(const GdnDecodeArgs& args, StateSplit split, bool fast, hipStream_t stream) {
   if (!fast) return launch_generic<Layout, State>(args, stream);
-  switch (tiles) {
-    case 1:
+  switch (split) {
+    case StateSplit::whole:
       return launch_tiled<Layout, State, kFastValueDim>(args, stream);
-    case 2:
+    case StateSplit::halves:
       return launch_tiled<Layout, State, kFastValueDim / 2>(args, stream);
-    default:
+    case StateSplit::quarters:
       return launch_tiled<Layout, State, kFastValueDim / 4>(args, stream);
+    case StateSplit::streamed:
+      return launch_streamed<Layout, State>(args, stream);
   }
 }
 
@@ -113,42 +129,68 @@ long long gdn_workspace_floats(long long batch, long long /*H*/, long long HV, l
   return fused_workspace_floats(batch, HV, V);
 }
 
-// Measured on an H200 (results/gpu-check.md, run 1): below one head per multiprocessor the
-// step is latency-bound and one block per head (no norm handshake) is fastest; above, two blocks
-// of 256 threads per head keep more state in flight than one of 512 (registers allow three
-// 256-thread blocks per multiprocessor, one 512-thread block).
-int choose_fused_tiles(const GdnDecodeArgs& args, int multiprocessors) {
-  if (args.K != kFastKeyDim || args.V != kFastValueDim) return 1;
-  return args.batch * args.HV < multiprocessors ? 1 : 2;
+const char* state_split_name(StateSplit split) {
+  switch (split) {
+    case StateSplit::whole:
+      return "whole";
+    case StateSplit::halves:
+      return "halves";
+    case StateSplit::quarters:
+      return "quarters";
+    case StateSplit::streamed:
+      return "streamed";
+  }
+  return "?";
 }
 
-// The baseline's recurrent kernel has no norm to combine: two blocks per head were fastest at
-// every batch measured.
-int choose_recurrent_tiles(const GdnDecodeArgs& args, int /*multiprocessors*/) {
-  return args.K == kFastKeyDim && args.V == kFastValueDim ? 2 : 1;
+const std::vector<StateSplit>& all_state_splits() {
+  static const std::vector<StateSplit> splits = {StateSplit::whole, StateSplit::halves,
+                                                 StateSplit::quarters, StateSplit::streamed};
+  return splits;
 }
 
-bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order, int tiles) {
+// Measured on an H200 (results/gpu-check.md, runs 4-6): one 256-thread block per head holding
+// the whole 64 KB slice in flight (16 loads a thread, two blocks per multiprocessor) is fastest at
+// batch 1, 64 and 256: no cross-block norm handshake, and 128 KB per multiprocessor in flight.
+// Streamed blocks fit three to a multiprocessor: when the heads fill more than one wave of whole
+// blocks but fit in one of streamed blocks (batch 8 at 16/48: 384 heads, 132 multiprocessors),
+// a second, mostly empty wave would cost more than streaming does (22.3 against 18.9 µs).
+StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors) {
+  constexpr int kWholePerMultiprocessor =
+      StateTile<StateHkv, kFastKeyDim, kFastValueDim, 16>::kMinBlocks;
+  constexpr int kStreamedPerMultiprocessor =
+      StreamedState<StateHkv, kFastKeyDim, kFastValueDim, kStreamChunk>::kMinBlocks;
+  const long long heads = args.batch * args.HV;
+  const bool one_streamed_wave_saves_one = heads > kWholePerMultiprocessor * multiprocessors &&
+                                           heads <= kStreamedPerMultiprocessor * multiprocessors;
+  return one_streamed_wave_saves_one ? StateSplit::streamed : StateSplit::whole;
+}
+
+// The baseline's recurrent kernel has no norm to combine.
+StateSplit choose_recurrent_split(const GdnDecodeArgs& /*args*/, int /*multiprocessors*/) {
+  return StateSplit::halves;
+}
+
+bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order) {
   if (args.K != kFastKeyDim || args.V != kFastValueDim || args.W != kFastConvWidth) return false;
-  if (tiles != 1 && tiles != 2 && tiles != 4) return false;
   return order == StateOrder::hkv ? state_is_vectorisable<StateHkv>(args)
                                   : state_is_vectorisable<StateHvk>(args);
 }
 
 void launch_gdn_decode_fused(QkvzLayout layout, StateOrder order, const GdnDecodeArgs& args,
-                             int tiles, hipStream_t stream) {
+                             StateSplit split, hipStream_t stream) {
   require_valid(args);
-  const bool fast = fused_fast_path(args, order, tiles);
+  const bool fast = fused_fast_path(args, order);
   if (layout == QkvzLayout::flat) {
     if (order == StateOrder::hkv)
-      launch_for<FlatLayout, StateHkv>(args, tiles, fast, stream);
+      launch_for<FlatLayout, StateHkv>(args, split, fast, stream);
     else
-      launch_for<FlatLayout, StateHvk>(args, tiles, fast, stream);
+      launch_for<FlatLayout, StateHvk>(args, split, fast, stream);
   } else {
     if (order == StateOrder::hkv)
-      launch_for<InterleavedLayout, StateHkv>(args, tiles, fast, stream);
+      launch_for<InterleavedLayout, StateHkv>(args, split, fast, stream);
     else
-      launch_for<InterleavedLayout, StateHvk>(args, tiles, fast, stream);
+      launch_for<InterleavedLayout, StateHvk>(args, split, fast, stream);
   }
 }
 

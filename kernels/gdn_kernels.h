@@ -3,6 +3,8 @@
 // a whole path can be captured into one graph.
 #pragma once
 
+#include <vector>
+
 #include "gdn_abi.h"
 #include "layoutcheck/gdn/standard_layouts.h"  // StateOrder
 #include "layoutcheck/platform/gpu_runtime.h"
@@ -23,19 +25,28 @@ long long gdn_sync_counters(long long batch, long long H, long long HV);
 long long gdn_workspace_floats(long long batch, long long H, long long HV, long long K,
                                long long V);
 
-// Blocks per value head (1, 2 or 4) for the fused kernel and for the baseline's recurrent kernel,
-// from measurements (only 1 when the fast path does not apply).
-int choose_fused_tiles(const GdnDecodeArgs& args, int multiprocessors);
-int choose_recurrent_tiles(const GdnDecodeArgs& args, int multiprocessors);
+// How the fast path covers one value head's K x V state:
+//   whole / halves / quarters: 1, 2 or 4 blocks per head, each holding its slice in registers all
+//     at once (the fused kernel then combines the RMSNorm of a head through the workspace);
+//   streamed: one block per head streaming the slice through in column chunks, the next chunk in
+//     flight while the current one is updated.
+enum class StateSplit { whole, halves, quarters, streamed };
+const char* state_split_name(StateSplit split);  // "whole", "halves", "quarters", "streamed"
+const std::vector<StateSplit>& all_state_splits();
+
+// The split for the fused kernel and for the baseline's recurrent kernel, from measurements
+// (results/gpu-check.md); only the generic kernel runs off the fast path, whatever the split.
+StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors);
+StateSplit choose_recurrent_split(const GdnDecodeArgs& args, int multiprocessors);
 
 // True when the compile-time fast path (K = V = 128, W = 4, 16-byte state access) applies to these
-// arguments and tiles; otherwise the generic kernel runs.
-bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order, int tiles);
+// arguments; otherwise the generic kernel runs.
+bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order);
 
-// One fused decode step. tiles: 1, 2 or 4 (fast path), ignored by the generic path.
+// One fused decode step.
 // @pre args valid (sizes positive, HV % H == 0, W >= 2, workspace as above).
 void launch_gdn_decode_fused(QkvzLayout layout, StateOrder order, const GdnDecodeArgs& args,
-                             int tiles, hipStream_t stream);
+                             StateSplit split, hipStream_t stream);
 
 // ---- baseline: the production path on the flat layout, four kernels ----
 // Intermediates as a production framework keeps them: conv output fp32 (the state depends on
@@ -51,7 +62,8 @@ void launch_gdn_baseline_conv(const GdnDecodeArgs& args, const BaselineBuffers& 
 void launch_gdn_baseline_gating(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                                 hipStream_t stream);
 void launch_gdn_baseline_recurrent(StateOrder order, const GdnDecodeArgs& args,
-                                   const BaselineBuffers& buffers, int tiles, hipStream_t stream);
+                                   const BaselineBuffers& buffers, StateSplit split,
+                                   hipStream_t stream);
 void launch_gdn_baseline_gated_rmsnorm(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                                        hipStream_t stream);
 

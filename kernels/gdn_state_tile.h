@@ -3,7 +3,8 @@
 // flight per thread, issued before anything else), projects it on khat and qhat, and writes the
 // updated slice back. Works for both state layouts the contracts describe:
 //   value innermost ([HV,K,V]): a thread owns 4 consecutive columns in kLoadsPerThread rows;
-//     column sums over k go through shared memory;
+//     column sums over k: the thread's rows, then the wave's rows (shuffles), then the block's
+//     waves (shared memory, one partial per wave);
 //   key innermost ([HV,V,K]): a thread owns 4 consecutive keys in kLoadsPerThread rows (columns);
 //     row sums over k are a butterfly inside a group of K/4 lanes (never wider than a wave).
 #pragma once
@@ -11,6 +12,14 @@
 #include "gdn_decode_common.h"
 
 namespace layoutcheck::kernels {
+
+// Blocks per multiprocessor to plan registers for (__launch_bounds__): the state floats a thread
+// holds plus about 48 registers of addressing, staging and reductions, over a 64K-register file.
+// ptxas then keeps the slice in registers without spilling (kernels/PERF_NOTES.md).
+constexpr int min_blocks_for(int threads, int state_floats_per_thread) {
+  const int blocks = 65536 / (threads * (state_floats_per_thread + 48));
+  return blocks < 1 ? 1 : blocks;
+}
 
 template <class State, int kKeyDim, int kTile, int kLoadsPerThread = 8>
 struct StateTile {
@@ -22,13 +31,12 @@ struct StateTile {
   static_assert(kThreads % kQuadsPerRow == 0, "a pass must cover whole rows");
   static_assert(kRowGroups * kLoadsPerThread == (kValueInnermost ? kKeyDim : kTile),
                 "each thread's rows must tile the slice exactly");
-  static_assert(kThreads % wave::kWaveSize == 0 || wave::kWaveSize > kThreads,
-                "blocks are whole waves");
-  // Blocks per multiprocessor to plan registers for: about 80 registers a thread (the slice plus
-  // addressing) keeps small tiles several blocks deep; the 512-thread tile gets the whole file.
-  static constexpr int kMinBlocks = kThreads >= 512 ? 1 : 65536 / (kThreads * 80);
+  static_assert(kThreads % wave::kWaveSize == 0, "blocks are whole waves");
+  static_assert(kQuadsPerRow <= wave::kWaveSize, "a row is read by the lanes of one wave");
+  static constexpr int kWaves = kThreads / wave::kWaveSize;
+  static constexpr int kMinBlocks = min_blocks_for(kThreads, 4 * kLoadsPerThread);
   // Shared floats project() needs (value-innermost layout only).
-  static constexpr int kReductionFloats = kValueInnermost ? kRowGroups * 2 * kTile : 1;
+  static constexpr int kReductionFloats = kValueInnermost ? kWaves * 2 * kTile : 1;
 
   float4 s[kLoadsPerThread];
   float u_row[kLoadsPerThread];  // key-innermost layout: u of each owned column
@@ -67,18 +75,25 @@ struct StateTile {
         a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
         c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
       }
-      float* partial = reduction + group * 2 * kTile;
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        partial[4 * quad + j] = a[j];
-        partial[kTile + 4 * quad + j] = c[j];
+      for (int j = 0; j < 4; ++j) {  // the wave's lanes with the same quad hold the same columns
+        a[j] = wave::strided_sum<kQuadsPerRow>(a[j]);
+        c[j] = wave::strided_sum<kQuadsPerRow>(c[j]);
+      }
+      if (wave::lane_id() < kQuadsPerRow) {
+        float* partial = reduction + static_cast<int>(threadIdx.x) / wave::kWaveSize * 2 * kTile;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          partial[4 * quad + j] = a[j];
+          partial[kTile + 4 * quad + j] = c[j];
+        }
       }
       __syncthreads();
       for (int column = static_cast<int>(threadIdx.x); column < kTile; column += kThreads) {
         float a_sum = 0.0f, c_sum = 0.0f;
-        for (int g = 0; g < kRowGroups; ++g) {  // fixed order: deterministic
-          a_sum += reduction[g * 2 * kTile + column];
-          c_sum += reduction[g * 2 * kTile + kTile + column];
+        for (int w = 0; w < kWaves; ++w) {  // fixed order: deterministic
+          a_sum += reduction[w * 2 * kTile + column];
+          c_sum += reduction[w * 2 * kTile + kTile + column];
         }
         const ColumnUpdate update =
             delta_rule_column(a_sum, c_sum, value[column], gates, norm.k_dot_q);
@@ -134,6 +149,44 @@ struct StateTile {
         updated.w = gates.decay * s[i].w + kq[3] * norm.k_scale * ui;
       }
       *reinterpret_cast<float4*>(state_row + offset(d, hv, v0, i)) = updated;
+    }
+  }
+};
+
+// One block streams a value head's whole K x V state in column chunks of kChunk: two chunks are
+// in flight in registers; each is updated and stored while the next is still arriving, and its
+// registers are then reloaded with the chunk two ahead. With one block per head, per-head results
+// (the gated RMSNorm) need no other block, and the block's memory traffic never stops between a
+// read phase and a write phase.
+template <class State, int kKeyDim, int kValueDim, int kChunk>
+struct StreamedState {
+  using Chunk = StateTile<State, kKeyDim, kChunk, 4>;
+  static constexpr int kChunks = kValueDim / kChunk;
+  static constexpr int kThreads = Chunk::kThreads;
+  static constexpr int kMinBlocks = min_blocks_for(kThreads, 2 * 4 * 4);  // two chunks held
+  static constexpr int kReductionFloats = Chunk::kReductionFloats;
+  static_assert(kValueDim % kChunk == 0 && kChunks >= 2, "at least two whole chunks");
+
+  Chunk chunk[2];
+
+  // Issues the first two chunks' loads; nothing waits for them until update_all().
+  __device__ void load_first(const float* state_row, const GdnDims& d, int hv) {
+    chunk[0].load(state_row, d, hv, 0);
+    chunk[1].load(state_row, d, hv, kChunk);
+  }
+
+  // The delta rule over every column (StateTile::project, update_and_store); u is kChunk floats
+  // of shared scratch, o_out[j] receives column j's output. Ends with the block synchronised.
+  __device__ void update_all(float* state_row, const GdnDims& d, int hv, const float* q,
+                             const float* k, const QkNorm& norm, const Gates& gates,
+                             const float* value, float* u, float* o_out, float* reduction) {
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c) {
+      Chunk& current = chunk[c % 2];
+      const int v0 = c * kChunk;
+      current.project(q, k, norm, gates, value + v0, u, o_out + v0, reduction);
+      current.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
+      if (c + 2 < kChunks) current.load(state_row, d, hv, v0 + 2 * kChunk);
     }
   }
 };

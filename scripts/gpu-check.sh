@@ -63,7 +63,7 @@ fi
 
 if wants timing; then
   step timing 150 "$build/kernels/layoutcheck_gpu_timing" --batches 1,64,256 --layers 48 \
-    --replays 20 --tile-sweep
+    --replays 20 --split-sweep
 fi
 
 if wants sanitize; then
@@ -105,4 +105,4 @@ done
 [[ -f $logs/ptxas-native.txt ]] && { echo "== ptxas (native, fast path):"; cat "$logs/ptxas-native.txt"; }
 echo
 cat "$summary"
-[[ -f $logs/timing.log ]] && sed -n '/^device/,/^device-to/p;/^GDN decode/,$p' "$logs/timing.log"
+[[ -f $logs/timing.log ]] && sed -n '/^device/,/^device-to/p;/^launch floor/p;/^GDN decode/,$p' "$logs/timing.log"

@@ -15,8 +15,9 @@ case "$profile" in
   test)
     # clang + libclang-rt-dev: libFuzzer and the sanitizer runtimes for Debian's default clang
     # (clang-14 on Debian 12). hipcc + libamdhip64-dev: the HIP backend, compile and link only.
+    # ccache: the same CPU library is compiled by several stages, and reruns should be quick.
     packages=("${run_packages[@]}" clang libclang-rt-dev libgtest-dev libgmock-dev
-              libbenchmark-dev hipcc libamdhip64-dev)
+              libbenchmark-dev hipcc libamdhip64-dev ccache)
     ;;
   *)
     echo "usage: $0 [test|run]" >&2

@@ -32,8 +32,19 @@ mkdir -p "$log_dir"
 # Tests that cannot run under AddressSanitizer, as a ctest -E regex. Empty: every test runs.
 sanitize_exclude="${LAYOUTCHECK_SANITIZE_EXCLUDE:-}"
 
-launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+# ccache (Debian package, installed by the deps stage): the cuda stage's CPU library is the cpu
+# stage's sources with the same g++ flags, so it comes from the cache, and reruns are quick. The
+# cache lives with the build trees. LAYOUTCHECK_CCACHE=0 turns it off. Decided per stage, after
+# the deps stage had its chance to install it.
+export CCACHE_DIR="${CCACHE_DIR:-$build_root/ccache}"
+launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=)  # empty: clears a launcher an earlier run configured
+cuda_launcher=(-DCMAKE_CUDA_COMPILER_LAUNCHER=)
+init_launchers() {
+  if [[ "${LAYOUTCHECK_CCACHE:-1}" != 0 ]] && command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cuda_launcher=(-DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  fi
+}
 
 # ---- helpers (run inside a stage's subshell) ----
 
@@ -194,7 +205,8 @@ stage_cuda() {
   local dir="$build_root/cuda"
   configure "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" \
     -DCMAKE_CUDA_COMPILER="$nvcc" -DLAYOUTCHECK_GPU_BACKEND=cuda -DLAYOUTCHECK_CUDA_ARCHS=90 \
-    -DLAYOUTCHECK_BUILD_TESTS=ON -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${launcher[@]}"
+    -DLAYOUTCHECK_BUILD_TESTS=ON -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${launcher[@]}" \
+    "${cuda_launcher[@]}"
   if gpu_present_nvidia; then
     build "$dir"
     run_ctest "$dir"
@@ -223,7 +235,7 @@ run_stage() {
   printf '\n========== %s ==========\n' "$name"
   local start=$SECONDS rc
   set +e
-  (set -euo pipefail; "stage_$name") 2>&1 | tee "$log_dir/$name.log"
+  (set -euo pipefail; init_launchers; "stage_$name") 2>&1 | tee "$log_dir/$name.log"
   rc=${PIPESTATUS[0]}
   set -e
   local took="$((SECONDS - start))s" status

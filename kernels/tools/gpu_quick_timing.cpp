@@ -7,7 +7,10 @@
 // Also a hot figure (one layer replayed, cache resident) and the measured device-to-device copy
 // bandwidth, so every figure stands beside its floor. Prints a Markdown table last.
 //
-//   layoutcheck_gpu_timing [--batches 1,64,256] [--layers 48] [--replays 30] [--tile-sweep]
+// --split-sweep also times the native and baseline paths with every StateSplit forced, and a
+// graph of one tiny kernel per layer gives the launch floor a per-layer figure cannot beat.
+//
+//   layoutcheck_gpu_timing [--batches 1,64,256] [--layers 48] [--replays 30] [--split-sweep]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +23,8 @@
 
 #include "layoutcheck/gdn/random_problem.h"
 #include "layoutcheck/gdn/standard_layouts.h"
+#include "kernels/gdn_kernels.h"
+#include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/gdn_paths.h"
 #include "layoutcheck/gpu/stream.h"
@@ -33,13 +38,13 @@ struct Options {
   std::vector<std::int64_t> batches = {1, 64, 256};
   int layers = 48;
   int replays = 30;
-  bool tile_sweep = false;
+  bool split_sweep = false;
 };
 
 struct Row {
   std::string path;
   std::int64_t batch = 0;
-  int tiles = 0;
+  std::string split;
   double median_us = 0, p10_us = 0, p90_us = 0, hot_us = 0;
   double floor_us = 0;
 };
@@ -130,7 +135,7 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
   Row row;
   row.path = std::string(launcher.name());
   row.batch = batch;
-  row.tiles = launcher.tiles_for(shape, batch);
+  row.split = kernels::state_split_name(launcher.split_for(shape, batch));
   {
     Graph graph(stream, [&](hipStream_t s) {
       for (auto& layer : layers) launcher.enqueue(*layer, *workspace, s);
@@ -148,6 +153,23 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
   return row;
 }
 
+// Per-layer time of a graph holding one tiny kernel per layer (the ba adapter on one row, 96
+// elements): what graph replay costs per node on this device, below which no per-layer figure
+// can go.
+double launch_floor_us(const GdnShape& shape, int layers, int replays) {
+  DeviceBuffer<bf16_bits> flat(static_cast<std::size_t>(shape.ba_elements()));
+  DeviceBuffer<bf16_bits> interleaved(static_cast<std::size_t>(shape.ba_elements()));
+  flat.fill_bytes(0);
+  Stream stream(Stream::Kind::non_blocking);
+  Graph graph(stream, [&](hipStream_t s) {
+    for (int i = 0; i < layers; ++i)
+      kernels::launch_adapt_ba_flat_to_interleaved(flat.data(), shape.ba_elements(),
+                                                   interleaved.data(), shape.ba_elements(), 1,
+                                                   shape.H, shape.HV, s);
+  });
+  return percentile(time_graph(stream, graph, replays), 0.5) / layers;
+}
+
 int run(const Options& options) {
   const DeviceInfo& device = current_device();
   std::cout << "device: " << device.name << " (" << device.arch << ", " << device.multiprocessors
@@ -156,6 +178,9 @@ int run(const Options& options) {
   std::printf("device-to-device copy: %.2f TB/s (read + write)\n", bandwidth * 1e-12);
 
   const GdnShape shape;  // 16/48/128/128, W = 4
+  if (options.split_sweep)
+    std::printf("launch floor: %.2f us per graph node (one tiny kernel per layer)\n",
+                launch_floor_us(shape, options.layers, options.replays));
   std::vector<Row> rows;
   for (std::int64_t batch : options.batches) {
     const GdnStepInputs inputs = make_inputs(shape, batch);
@@ -164,18 +189,18 @@ int run(const Options& options) {
       layers.push_back(std::make_unique<GdnDeviceLayer>(inputs));
     std::vector<GdnPathLauncher> launchers;
     for (GdnPath path : all_gdn_paths()) launchers.emplace_back(path);
-    if (options.tile_sweep)
-      for (int tiles : {1, 2, 4}) {
+    if (options.split_sweep)
+      for (kernels::StateSplit split : kernels::all_state_splits()) {
         GdnPathOptions fixed;
-        fixed.tiles = tiles;
+        fixed.split = split;
         launchers.emplace_back(GdnPath::native, fixed);
         launchers.emplace_back(GdnPath::baseline, fixed);
       }
     for (const GdnPathLauncher& launcher : launchers) {
       Row row = time_path(launcher, layers, shape, batch, options.replays);
       row.floor_us = minimum_bytes(shape, batch) / bandwidth * 1e6;
-      std::fprintf(stderr, "timed %s batch %lld tiles %d: %.2f us/layer\n", row.path.c_str(),
-                   static_cast<long long>(batch), row.tiles, row.median_us);
+      std::fprintf(stderr, "timed %s batch %lld split %s: %.2f us/layer\n", row.path.c_str(),
+                   static_cast<long long>(batch), row.split.c_str(), row.median_us);
       rows.push_back(row);
     }
   }
@@ -184,12 +209,12 @@ int run(const Options& options) {
       "\nGDN decode, 16/48/128/128, fp32 state [HV,K,V], %d layers per graph, per layer "
       "(median of %d replays; p10-p90; hot = one layer replayed)\n\n",
       options.layers, options.replays);
-  std::printf("| path | batch | tiles | µs/layer | p10-p90 | hot µs | floor µs | of copy BW |\n");
+  std::printf("| path | batch | split | µs/layer | p10-p90 | hot µs | floor µs | of copy BW |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const Row& row : rows)
-    std::printf("| %s%s | %lld | %d | %.2f | %.2f-%.2f | %.2f | %.2f | %.0f%% |\n",
+    std::printf("| %s%s | %lld | %s | %.2f | %.2f-%.2f | %.2f | %.2f | %.0f%% |\n",
                 row.path.c_str(), row.path == "upstream-direct" ? " (INVALID: misreads)" : "",
-                static_cast<long long>(row.batch), row.tiles, row.median_us, row.p10_us, row.p90_us,
+                static_cast<long long>(row.batch), row.split.c_str(), row.median_us, row.p10_us, row.p90_us,
                 row.hot_us, row.floor_us, 100.0 * row.floor_us / row.median_us);
   return 0;
 }
@@ -211,8 +236,8 @@ int main(int argc, char** argv) {
         options.layers = std::stoi(value());
       else if (arg == "--replays")
         options.replays = std::stoi(value());
-      else if (arg == "--tile-sweep")
-        options.tile_sweep = true;
+      else if (arg == "--split-sweep")
+        options.split_sweep = true;
       else
         throw std::invalid_argument("unknown option " + arg);
     } catch (const std::exception& error) {

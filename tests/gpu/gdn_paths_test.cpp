@@ -109,8 +109,9 @@ TEST_P(GdnPathsTest, ValidPathsMatchTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GdnPathsTest, ::testing::ValuesIn(path_cases()), case_name);
 
-// Every blocks-per-head split of the fused and recurrent kernels computes the same step.
-TEST(GdnPathTiles, EveryTileSplitMatchesTheReference) {
+// Every split of a head's state (whole, halves, quarters, streamed) in the fused and recurrent
+// kernels computes the same step.
+TEST(GdnPathTiles, EveryStateSplitMatchesTheReference) {
   LC_REQUIRE_GPU();
   const GdnShape shape;
   for (StateOrder order : {StateOrder::hkv, StateOrder::hvk}) {
@@ -118,11 +119,12 @@ TEST(GdnPathTiles, EveryTileSplitMatchesTheReference) {
     const GdnStepInputs inputs = make_random_step_inputs(shape, layouts, 5, 77);
     const GdnReferenceOutputs exact = GdnReference(shape, layouts).step_exact(inputs);
     for (GdnPath path : {GdnPath::baseline, GdnPath::adapter_upstream, GdnPath::native})
-      for (int tiles : {1, 2, 4}) {
-        SCOPED_TRACE(std::string(gpu::gdn_path_name(path)) + ", tiles " + std::to_string(tiles));
+      for (kernels::StateSplit split : kernels::all_state_splits()) {
+        SCOPED_TRACE(std::string(gpu::gdn_path_name(path)) + ", split " +
+                     kernels::state_split_name(split));
         GdnPathOptions options;
         options.state_order = order;
-        options.tiles = tiles;
+        options.split = split;
         GdnGpuRunner runner(path, options);
         const Errors errors = compare(runner.step(inputs), exact, layouts, 5);
         EXPECT_LE(errors.out, kOutputTolerance);

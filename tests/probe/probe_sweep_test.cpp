@@ -66,5 +66,34 @@ TEST(ProbeSweep, TransposedStateIsFoundWhereTheDiffSays) {
   EXPECT_EQ(verdict.reads.misread, verdict.static_diff.misread);
 }
 
+// A kernel that leaves the conv state as it found it: no element is named by the conv state, so
+// every one must be found by prediction alone.
+class ConvStateUntouched : public GdnRunner {
+ public:
+  ConvStateUntouched(const GdnShape& shape, const GdnLayouts& layouts) : inner_(shape, layouts) {}
+  std::string name() const override { return "kernel leaving the conv state alone"; }
+  GdnStepOutputs step(const GdnStepInputs& inputs) override {
+    GdnStepOutputs outputs = inner_.step(inputs);
+    outputs.conv_state = inputs.conv_state;
+    return outputs;
+  }
+
+ private:
+  ReferenceRunner inner_;
+};
+
+TEST(ProbeSweep, WithoutConvStateEvidenceEveryElementIsFoundByPrediction) {
+  for (const GdnLayouts& layouts : {flat_gdn_layouts(kOdd), interleaved_gdn_layouts(kOdd)}) {
+    SCOPED_TRACE(layouts.qkvz.name);
+    ConvStateUntouched kernel(kOdd, layouts);
+    const ProbeVerdict verdict = probe_gdn_runner(
+        kernel, ProbeTarget{kOdd, GdnBuffer::qkvz, layouts.qkvz, layouts}, quiet_options());
+    EXPECT_TRUE(verdict.layout_ok()) << verdict.conclusion();
+    EXPECT_EQ(verdict.value_deviations, 0);
+    EXPECT_FALSE(verdict.values.conv_state_exact);
+    EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ");
+  }
+}
+
 }  // namespace
 }  // namespace layoutcheck

@@ -57,9 +57,9 @@ class GdnRunner {
   virtual void step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) {
     outputs = step(inputs);
   }
-  // Batch rows per call the probes should use with this runner (a GPU runner wants ~1024);
-  // 0 lets the caller choose.
-  virtual std::int64_t preferred_probe_batch() const { return 0; }
+  // Batch rows per call the probes should use with this runner at this shape (a GPU runner wants
+  // as many as its memory allows); 0 lets the caller choose.
+  virtual std::int64_t preferred_probe_batch(const GdnShape& /*shape*/) const { return 0; }
 };
 
 }  // namespace layoutcheck

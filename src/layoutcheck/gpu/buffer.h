@@ -58,6 +58,11 @@ class DeviceBuffer {
     download(host);
     return host;
   }
+  // Into a vector an earlier call may have sized already (no reallocation then).
+  void download_into(std::vector<T>& host) const {
+    host.resize(count_);
+    download(host);
+  }
   // Every byte set to byte_value (poisoning before a run proves every element is written).
   void fill_bytes(int byte_value) {
     if (count_ > 0) LC_GPU_CHECK(hipMemset(data_, byte_value, bytes()));

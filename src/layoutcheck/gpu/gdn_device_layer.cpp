@@ -1,5 +1,6 @@
 #include "layoutcheck/gpu/gdn_device_layer.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -91,10 +92,21 @@ void GdnDeviceLayer::upload(const GdnStepInputs& inputs) {
 
 GdnStepOutputs GdnDeviceLayer::download() const {
   GdnStepOutputs outputs;
-  outputs.out = out.to_host();
-  outputs.conv_state = conv_state.to_host();
-  outputs.state = state.to_host();
+  download_into(outputs);
   return outputs;
+}
+
+void GdnDeviceLayer::download_into(GdnStepOutputs& outputs) const {
+  out.download_into(outputs.out);
+  conv_state.download_into(outputs.conv_state);
+  state.download_into(outputs.state);
+}
+
+std::int64_t gpu_probe_batch(const GdnShape& shape) {
+  constexpr std::int64_t kStateBytesPerCall = std::int64_t{512} << 20;
+  const std::int64_t row_bytes =
+      std::max<std::int64_t>(shape.state_elements() * static_cast<std::int64_t>(sizeof(float)), 1);
+  return std::clamp<std::int64_t>(kStateBytesPerCall / row_bytes, 2, 1024);
 }
 
 void GdnDeviceLayer::poison_output() {

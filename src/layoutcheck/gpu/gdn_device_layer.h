@@ -22,6 +22,8 @@ class GdnDeviceLayer {
 
   // Output, conv state and state after the step.
   GdnStepOutputs download() const;
+  // The same into buffers an earlier call sized (the probes' 10^4 calls reuse them).
+  void download_into(GdnStepOutputs& outputs) const;
   // Sets every output byte to 0xff (bf16 NaN) so an element a kernel fails to write shows.
   void poison_output();
 
@@ -41,6 +43,10 @@ class GdnDeviceLayer {
   std::int64_t batch_ = 0;
   std::int64_t qkvz_row_stride_ = 0, ba_row_stride_ = 0, state_row_stride_ = 0;
 };
+
+// Batch rows per probe call on the GPU: a step costs a few transfers whatever the batch, so as
+// many rows as keep the state (read and written, host and device) within about 512 MiB, 2 to 1024.
+std::int64_t gpu_probe_batch(const GdnShape& shape);
 
 // @post throws std::invalid_argument with the first buffer whose size does not fit.
 void check_step_inputs(const GdnStepInputs& inputs);

@@ -11,7 +11,7 @@ std::string GdnGpuRunner::name() const {
   return "gpu:" + std::string(launcher_.name());
 }
 
-GdnStepOutputs GdnGpuRunner::step(const GdnStepInputs& inputs) {
+void GdnGpuRunner::run(const GdnStepInputs& inputs) {
   if (layer_ && layer_->fits(inputs)) {
     layer_->upload(inputs);
   } else {
@@ -21,7 +21,16 @@ GdnStepOutputs GdnGpuRunner::step(const GdnStepInputs& inputs) {
   layer_->poison_output();
   launcher_.enqueue(*layer_, *workspace_, stream_.get());
   stream_.synchronize();
+}
+
+GdnStepOutputs GdnGpuRunner::step(const GdnStepInputs& inputs) {
+  run(inputs);
   return layer_->download();
+}
+
+void GdnGpuRunner::step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) {
+  run(inputs);
+  layer_->download_into(outputs);
 }
 
 }  // namespace layoutcheck::gpu

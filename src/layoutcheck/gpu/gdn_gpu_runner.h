@@ -20,10 +20,16 @@ class GdnGpuRunner : public GdnRunner {
   // Uploads the inputs, poisons the output, runs one step, downloads. Device buffers are kept
   // between calls of the same size (probes call this many times).
   GdnStepOutputs step(const GdnStepInputs& inputs) override;
+  void step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) override;
+  std::int64_t preferred_probe_batch(const GdnShape& shape) const override {
+    return gpu_probe_batch(shape);
+  }
 
   const GdnPathLauncher& launcher() const { return launcher_; }
 
  private:
+  void run(const GdnStepInputs& inputs);  // leaves the step's results on the device
+
   GdnPathLauncher launcher_;
   Stream stream_;
   std::unique_ptr<GdnDeviceLayer> layer_;

@@ -36,10 +36,7 @@ const std::vector<GdnPath>& all_gdn_paths() {
 }
 
 GdnPathLauncher::GdnPathLauncher(GdnPath path, GdnPathOptions options)
-    : path_(path), options_(options) {
-  if (options_.tiles != 0 && options_.tiles != 1 && options_.tiles != 2 && options_.tiles != 4)
-    throw std::invalid_argument("GDN path: tiles must be 0 (choose), 1, 2 or 4");
-}
+    : path_(path), options_(options) {}
 
 std::vector<GdnPathStage> GdnPathLauncher::stages() const {
   switch (path_) {
@@ -57,8 +54,8 @@ std::vector<GdnPathStage> GdnPathLauncher::stages() const {
   return {};
 }
 
-int GdnPathLauncher::tiles_for(const GdnShape& shape, std::int64_t batch) const {
-  if (options_.tiles != 0) return options_.tiles;
+kernels::StateSplit GdnPathLauncher::split_for(const GdnShape& shape, std::int64_t batch) const {
+  if (options_.split) return *options_.split;
   GdnDecodeArgs args{};
   args.batch = batch;
   args.H = shape.H;
@@ -66,8 +63,8 @@ int GdnPathLauncher::tiles_for(const GdnShape& shape, std::int64_t batch) const 
   args.K = shape.K;
   args.V = shape.V;
   const int multiprocessors = current_device().multiprocessors;
-  return path_ == GdnPath::baseline ? kernels::choose_recurrent_tiles(args, multiprocessors)
-                                    : kernels::choose_fused_tiles(args, multiprocessors);
+  return path_ == GdnPath::baseline ? kernels::choose_recurrent_split(args, multiprocessors)
+                                    : kernels::choose_fused_split(args, multiprocessors);
 }
 
 std::unique_ptr<GdnPathWorkspace> GdnPathLauncher::make_workspace(const GdnShape& shape,
@@ -106,7 +103,7 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
   args.sync_counter_count = static_cast<long long>(workspace.sync_counters.size());
   args.workspace = workspace.floats.data();
   args.workspace_floats = static_cast<long long>(workspace.floats.size());
-  const int tiles = tiles_for(shape, layer.batch());
+  const kernels::StateSplit split = split_for(shape, layer.batch());
   const StateOrder order = options_.state_order;
 
   switch (path_) {
@@ -118,7 +115,7 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
       buffers.o = workspace.core_out.data();
       kernels::launch_gdn_baseline_conv(args, buffers, stream);
       kernels::launch_gdn_baseline_gating(args, buffers, stream);
-      kernels::launch_gdn_baseline_recurrent(order, args, buffers, tiles, stream);
+      kernels::launch_gdn_baseline_recurrent(order, args, buffers, split, stream);
       kernels::launch_gdn_baseline_gated_rmsnorm(args, buffers, stream);
       return;
     }
@@ -133,15 +130,15 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
       args.qkvz_row_stride = shape.qkvz_elements();
       args.ba = workspace.interleaved_ba.data();
       args.ba_row_stride = shape.ba_elements();
-      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, tiles,
+      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split,
                                        stream);
       return;
     }
     case GdnPath::native:
-      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::flat, order, args, tiles, stream);
+      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::flat, order, args, split, stream);
       return;
     case GdnPath::upstream_direct:
-      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, tiles,
+      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split,
                                        stream);
       return;
   }

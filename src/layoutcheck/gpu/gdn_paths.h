@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/gdn_kernels.h"
 #include "layoutcheck/gdn/standard_layouts.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/gdn_device_layer.h"
@@ -31,7 +32,9 @@ const std::vector<GdnPath>& all_gdn_paths();
 
 struct GdnPathOptions {
   StateOrder state_order = StateOrder::hkv;  // the state layout every path's kernels use
-  int tiles = 0;  // blocks per value head in the fused/recurrent kernels; 0 = choose per batch
+  // How the fused/recurrent kernels cover a head's state (kernels/gdn_kernels.h); unset: chosen
+  // per batch and device.
+  std::optional<kernels::StateSplit> split;
 };
 
 // Device scratch one path needs besides the layer: sync counters (zeroed here, left zero by
@@ -69,8 +72,8 @@ class GdnPathLauncher {
   // @pre workspace made for layer's shape and batch.
   void enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace, hipStream_t stream) const;
 
-  // The tiles the fused/recurrent kernels use for this batch on this device.
-  int tiles_for(const GdnShape& shape, std::int64_t batch) const;
+  // The split the fused/recurrent kernels use for this batch on this device.
+  kernels::StateSplit split_for(const GdnShape& shape, std::int64_t batch) const;
 
  private:
   GdnPath path_;

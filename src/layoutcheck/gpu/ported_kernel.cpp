@@ -70,7 +70,7 @@ PortedKernel::Geometry PortedKernel::geometry(const GdnShape& shape, std::int64_
   return geometry;
 }
 
-GdnStepOutputs PortedKernel::step(const GdnStepInputs& inputs) {
+void PortedKernel::run(const GdnStepInputs& inputs) {
   const Geometry launch = geometry(inputs.shape, inputs.batch);
   if (layer_ && layer_->fits(inputs)) {
     layer_->upload(inputs);
@@ -94,7 +94,16 @@ GdnStepOutputs PortedKernel::step(const GdnStepInputs& inputs) {
   module_.launch(manifest_.entry, launch.grid, launch.block, launch.shared_bytes, stream_.get(),
                  params);
   stream_.synchronize();
+}
+
+GdnStepOutputs PortedKernel::step(const GdnStepInputs& inputs) {
+  run(inputs);
   return layer_->download();
+}
+
+void PortedKernel::step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) {
+  run(inputs);
+  layer_->download_into(outputs);
 }
 
 }  // namespace layoutcheck::gpu

@@ -31,6 +31,10 @@ class PortedKernel : public GdnRunner {
 
   std::string name() const override { return "ported:" + manifest_.entry; }
   GdnStepOutputs step(const GdnStepInputs& inputs) override;
+  void step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) override;
+  std::int64_t preferred_probe_batch(const GdnShape& shape) const override {
+    return gpu_probe_batch(shape);
+  }
 
   const std::string& compiler_log() const { return module_.compiler_log(); }
 
@@ -43,6 +47,8 @@ class PortedKernel : public GdnRunner {
   Geometry geometry(const GdnShape& shape, std::int64_t batch) const;
 
  private:
+  void run(const GdnStepInputs& inputs);  // leaves the step's results on the device
+
   RunManifest manifest_;
   SymbolTable symbols_;
   RtcModule module_;

@@ -60,6 +60,17 @@ __device__ inline float group_sum(float value) {
   return value;
 }
 
+// Sum over the lanes of a wave that agree modulo kStride (lanes kStride apart, and so on); every
+// lane gets the sum of its class. The complement of group_sum: group_sum<S> then strided_sum<S>
+// is the whole wave's sum. Fixed butterfly order: bitwise reproducible.
+template <int kStride>
+__device__ inline float strided_sum(float value) {
+  static_assert(kStride > 0 && (kStride & (kStride - 1)) == 0, "stride must be a power of two");
+  static_assert(kStride <= kWaveSize, "a stride cannot span waves");
+  for (int offset = kStride; offset < kWaveSize; offset *= 2) value += shfl_xor(value, offset);
+  return value;
+}
+
 // Sums kCount values over the whole (1-D) block; every thread gets the sums. scratch holds at least
 // kCount * waves-per-block floats of shared memory (kMaxBlockWaves * kCount is always enough).
 // @pre blockDim.x is a multiple of kWaveSize (every lane of every wave takes part).

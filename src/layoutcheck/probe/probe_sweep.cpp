@@ -132,9 +132,10 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
                                   ? options.values
                                   : default_one_hot_values(target.buffer);
   const std::int64_t row_size = target.producer.row_size;
-  std::int64_t batch = options.max_batch > 0                ? options.max_batch
-                       : runner.preferred_probe_batch() > 0 ? runner.preferred_probe_batch()
-                                                            : default_probe_batch(target.shape);
+  const std::int64_t preferred = runner.preferred_probe_batch(target.shape);
+  std::int64_t batch = options.max_batch > 0 ? options.max_batch
+                       : preferred > 0       ? preferred
+                                             : default_probe_batch(target.shape);
   batch = std::clamp<std::int64_t>(batch, 1, std::max<std::int64_t>(row_size, 1));
 
   ProbeVerdict verdict;
