@@ -5,11 +5,13 @@
 //   native   = gdn_decode_fused_tiled<FlatLayout, ...>         (reads Qwen3.5 rows in place)
 // so the port is a one-line change, and every offset comes from a reviewed contract.
 //
-// Work split: block (tile, hv, b) owns columns [tile*kTile, (tile+1)*kTile) of value head hv of
-// sequence b: its K x kTile state slice is read once and written once. Each block recomputes the
-// key head's q/k conv + l2norm (2K channels, cheap next to the state). Several blocks per head
-// (tiles > 1) keep every multiprocessor busy at small batch; they combine the RMSNorm through the
-// workspace, the last block to finish writing the head's output.
+// Work split (StateSplit, gdn_kernels.h): block (tile, hv, b) of gdn_decode_fused_tiled owns
+// columns [tile*kTile, (tile+1)*kTile) of value head hv of sequence b: its K x kTile state slice is
+// read once and written once. Each block recomputes the key head's q/k conv + l2norm (2K channels,
+// cheap next to the state). With several blocks per head (tiles > 1) they combine the RMSNorm
+// through the workspace, the last block to finish writing the head's output; with one (the whole
+// head, the fastest measured) no block waits for another. gdn_decode_fused_streamed is the other
+// one-block-per-head kernel: the head's state streamed through in column chunks.
 #pragma once
 
 #include "gdn_decode_common.h"
