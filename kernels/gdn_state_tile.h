@@ -14,8 +14,9 @@
 namespace layoutcheck::kernels {
 
 // Blocks per multiprocessor to plan registers for (__launch_bounds__): the state floats a thread
-// holds plus about 48 registers of addressing, staging and reductions, over a 64K-register file.
-// ptxas then keeps the slice in registers without spilling (kernels/PERF_NOTES.md).
+// holds plus about 48 registers of addressing, staging and reductions, over NVIDIA's 64K-register
+// file; ptxas then keeps the slice in registers without spilling (kernels/PERF_NOTES.md). HIP on
+// gfx9 reads the second bound as waves per SIMD, a weaker hint that is also met.
 constexpr int min_blocks_for(int threads, int state_floats_per_thread) {
   const int blocks = 65536 / (threads * (state_floats_per_thread + 48));
   return blocks < 1 ? 1 : blocks;
