@@ -7,9 +7,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +17,7 @@
 #include "layoutcheck/bench/gdn_bench_options.h"
 #include "layoutcheck/bench/result.h"
 #include "layoutcheck/contract/expression.h"
+#include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/report/json_report.h"
 #include "layoutcheck/report/markdown_report.h"
 #include "layoutcheck/report/write_report.h"
@@ -78,11 +78,9 @@ int finish_with(const BenchReport& report, const std::string& out) {
 }
 
 int rerender(const BenchCommandOptions& options) {
-  std::ifstream file(options.from, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot read " + options.from);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return finish_with(bench_report_from_json(Json::parse(text.str())), options.out);
+  const std::optional<std::string> text = read_text_file(options.from);
+  if (!text) throw std::runtime_error("cannot read " + options.from);
+  return finish_with(bench_report_from_json(Json::parse(*text)), options.out);
 }
 
 int run_bench(BenchCommandOptions& options) {

@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "../../kernels/generated/qwen3_5_ba.h"
@@ -17,18 +15,12 @@
 #include "../../kernels/generated/state_hvk.h"
 #include "layoutcheck/codegen/offset_header.h"
 #include "layoutcheck/contract/parse.h"
+#include "layoutcheck/contract/read_file.h"
 
 namespace layoutcheck {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_file(const fs::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // contracts/gdn/qwen3_5.qkvz.yaml -> kernels/generated/qwen3_5_qkvz.h
 fs::path generated_header_for(const fs::path& contract) {
@@ -50,7 +42,7 @@ TEST(GeneratedHeaders, AreCurrentForEveryGdnContract) {
     const fs::path committed = generated_header_for(entry.path());
     ASSERT_TRUE(fs::exists(committed))
         << committed << " is missing: run scripts/regenerate-kernel-headers.sh";
-    EXPECT_EQ(read_file(committed), fresh)
+    EXPECT_EQ(read_text_file(committed.string()).value_or(""), fresh)
         << committed << " is stale: run scripts/regenerate-kernel-headers.sh";
     ++checked;
   }

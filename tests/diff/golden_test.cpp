@@ -6,19 +6,18 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
+
+#include "layoutcheck/contract/read_file.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
 std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return layoutcheck::read_text_file(path.string()).value_or("");
 }
 
 // First differing line, for a readable failure.

@@ -11,6 +11,7 @@
 
 #include "layoutcheck/gdn/shape.h"
 #include "layoutcheck/gpu/device.h"
+#include "layoutcheck/platform/gpu_runtime.h"  // LC_GPU_VENDOR_*
 
 // Skips the test, saying why, when no GPU can be used (CI, a build machine).
 #define LC_REQUIRE_GPU()                                            \
@@ -36,6 +37,17 @@ inline std::vector<ShapeCase> gpu_shapes() {
       {"1/3/128/96", GdnShape{1, 3, 128, 96, 3}},
       {"3/3/64/40", GdnShape{3, 3, 64, 40, 5}},
   };
+}
+
+// An architecture to compile for at run time: the device's, or a representative one of the
+// backend when there is no device (runtime compilation needs no GPU).
+inline std::string compile_arch() {
+  if (gpu::gpu_available()) return gpu::current_device().arch;
+#if defined(LC_GPU_VENDOR_AMD)
+  return "gfx90a";
+#else
+  return "sm_90";
+#endif
 }
 
 inline constexpr double kOutputTolerance = 1e-2;  // relative L2 against fp64 (issue 4)

@@ -20,6 +20,7 @@ namespace layoutcheck::gpu {
 namespace {
 
 using ::testing::HasSubstr;
+using layoutcheck::testing::compile_arch;
 namespace fs = std::filesystem;
 
 std::string mutant(const std::string& name) {
@@ -29,15 +30,6 @@ std::string mutant(const std::string& name) {
 const std::vector<std::string> kPorts = {
     "correct_native",       "upstream_port", "swap_q_k",         "swap_b_a",   "key_head_modulo",
     "v_stride_off_by_head", "z_from_v",      "state_transposed", "row_stride", "skip_l2norm"};
-
-std::string compile_arch() {
-  if (gpu_available()) return current_device().arch;
-#if defined(LC_GPU_VENDOR_AMD)
-  return "gfx90a";
-#else
-  return "sm_90";
-#endif
-}
 
 TEST(RunManifest, ReadsEveryShippedManifest) {
   for (const std::string& name : kPorts) {

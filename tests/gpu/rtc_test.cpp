@@ -17,16 +17,7 @@ namespace layoutcheck::gpu {
 namespace {
 
 using ::testing::HasSubstr;
-
-// An architecture to compile for when no device says which.
-std::string compile_arch() {
-  if (gpu_available()) return current_device().arch;
-#if defined(LC_GPU_VENDOR_AMD)
-  return "gfx90a";
-#else
-  return "sm_90";
-#endif
-}
+using layoutcheck::testing::compile_arch;
 
 TEST(Rtc, EmbeddedHeadersCompile) {
   RtcSource source;

@@ -4,10 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "layoutcheck/bench/gdn_misreads.h"
+#include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/gdn/standard_layouts.h"
 #include "layoutcheck/report/json_report.h"
 #include "layoutcheck/report/markdown_report.h"
@@ -21,10 +20,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 std::string recorded_text() {
-  std::ifstream file(LAYOUTCHECK_TEST_DATA "/../results/bench-h200/report.json");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return read_text_file(LAYOUTCHECK_TEST_DATA "/../results/bench-h200/report.json").value_or("");
 }
 
 class RecordedH200 : public ::testing::Test {

@@ -1,24 +1,24 @@
 #include "layoutcheck/gpu/ported_kernel.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "kernels/gdn_kernels.h"
+#include "layoutcheck/contract/read_file.h"
 
 namespace layoutcheck::gpu {
 
 RtcSource ported_kernel_source(const RunManifest& manifest) {
-  std::ifstream file(manifest.source, std::ios::binary);
-  if (!file)
+  std::optional<std::string> text = read_text_file(manifest.source);
+  if (!text)
     throw InputError(Diagnostic{SourceLocation{manifest.file}, Severity::error, "io",
                                 "cannot read the kernel source '" + manifest.source + "'",
                                 "kernel.source is relative to the manifest"});
-  std::stringstream text;
-  text << file.rdbuf();
   RtcSource source;
   source.name = std::filesystem::path(manifest.source).filename().string();
-  source.text = text.str();
+  source.text = std::move(*text);
   source.entries = {manifest.entry};
   source.include_dirs = {std::filesystem::path(manifest.source).parent_path().string()};
   source.extra_options = manifest.compile_options;

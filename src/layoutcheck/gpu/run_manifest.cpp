@@ -3,11 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <set>
-#include <sstream>
 
 #include "kernels/gdn_abi.h"
+#include "layoutcheck/contract/read_file.h"
 
 namespace layoutcheck::gpu {
 namespace {
@@ -131,16 +131,14 @@ class ManifestReader {
 }  // namespace
 
 RunManifest load_run_manifest(const std::string& path) {
-  std::ifstream file(path);
-  if (!file)
+  const std::optional<std::string> text = read_text_file(path);
+  if (!text)
     throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io",
                                 "cannot read the manifest '" + path + "'", ""});
-  std::stringstream text;
-  text << file.rdbuf();
   const ManifestReader reader(path);
   YAML::Node root;
   try {
-    root = YAML::Load(text.str());
+    root = YAML::Load(*text);
   } catch (const YAML::Exception& error) {
     throw InputError(Diagnostic{SourceLocation{path, error.mark.line + 1, error.mark.column + 1},
                                 Severity::error, "yaml", error.msg, ""});
