@@ -131,78 +131,93 @@ __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, 
   }
 }
 
-// Fast-path staging (K, tile and conv width W known at compile time): every global load of the
-// thread's items is issued before any is used, so staging costs one round trip to memory instead
-// of one per item. The key head's raw conv window (W-1 taps, then x) of every Q/K channel is kept
-// in shared memory (qk_window, [2K][W]) so that the block that shifts the shared conv state later
-// needs no second read.
+// Fast-path staging (K, tile and conv width W known at compile time), in two halves so that a
+// kernel can put other loads between them: load() issues every global load of the thread's items
+// into registers and returns at once; finish() computes them (conv + silu, the gate) into shared
+// memory. Issued before the state slice, the staging loads come back first and the conv, the
+// l2norm and the gates are computed while the slice is still arriving. The key head's raw conv
+// window (W-1 taps, then x) of every Q/K channel is kept in shared memory (qk_window, [2K][W]) so
+// that the block that shifts the shared conv state later needs no second read.
 template <class Layout, int kKeyDim, int kTile, int kThreads, int kW>
-__device__ void stage_fused_inputs_fast(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
-                                        int v0, const StagedHead& staged,
-                                        unsigned short* qk_window) {
-  constexpr int kConvItems = 2 * kKeyDim + kTile;  // Q, K channels of the key head, V of the tile
-  constexpr int kItems = kConvItems + kTile;       // and the tile's Z
-  constexpr int kPerThread = (kItems + kThreads - 1) / kThreads;
-  const int h = hv / d.G();
-  const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
-  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (kW - 1);
+struct FastStaging {
+  static constexpr int kConvItems = 2 * kKeyDim + kTile;  // Q, K channels of the key head, V
+  static constexpr int kItems = kConvItems + kTile;       // and the tile's Z
+  static constexpr int kPerThread = (kItems + kThreads - 1) / kThreads;
 
   unsigned short window[kPerThread][kW];  // taps then x; for Z items [0] is z
   unsigned short weight[kPerThread][kW];  // conv weights; for Z items [0] is the norm weight
   int taps[kPerThread];
+
+  __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv, int v0) {
+    const int h = hv / d.G();
+    const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
+    const unsigned short* conv = conv_row(args, d, b);
 #pragma unroll
-  for (int j = 0; j < kPerThread; ++j) {
-    const int i = static_cast<int>(threadIdx.x) + j * kThreads;
-    if (i >= kItems) continue;
-    if (i < kConvItems) {
-      int offset, channel;
-      if (i < kKeyDim) {
-        offset = Layout::q(d, h, i), channel = ConvLayout::q_channel(d, h, i);
-        taps[j] = ConvLayout::q_taps(d, h, i);
-      } else if (i < 2 * kKeyDim) {
-        const int k = i - kKeyDim;
-        offset = Layout::k(d, h, k), channel = ConvLayout::k_channel(d, h, k);
-        taps[j] = ConvLayout::k_taps(d, h, k);
+    for (int j = 0; j < kPerThread; ++j) {
+      const int i = static_cast<int>(threadIdx.x) + j * kThreads;
+      if (i >= kItems) continue;
+      if (i < kConvItems) {
+        int offset, channel;
+        if (i < kKeyDim) {
+          offset = Layout::q(d, h, i), channel = ConvLayout::q_channel(d, h, i);
+          taps[j] = ConvLayout::q_taps(d, h, i);
+        } else if (i < 2 * kKeyDim) {
+          const int k = i - kKeyDim;
+          offset = Layout::k(d, h, k), channel = ConvLayout::k_channel(d, h, k);
+          taps[j] = ConvLayout::k_taps(d, h, k);
+        } else {
+          const int v = v0 + i - 2 * kKeyDim;
+          offset = Layout::v(d, hv, v), channel = ConvLayout::v_channel(d, hv, v);
+          taps[j] = ConvLayout::v_taps(d, hv, v);
+        }
+#pragma unroll
+        for (int t = 0; t + 1 < kW; ++t) window[j][t] = conv[taps[j] + t];
+        window[j][kW - 1] = row[offset];
+#pragma unroll
+        for (int t = 0; t < kW; ++t) weight[j][t] = args.conv_weight[channel * kW + t];
       } else {
-        const int v = v0 + i - 2 * kKeyDim;
-        offset = Layout::v(d, hv, v), channel = ConvLayout::v_channel(d, hv, v);
-        taps[j] = ConvLayout::v_taps(d, hv, v);
+        const int v = v0 + i - kConvItems;
+        window[j][0] = row[Layout::z(d, hv, v)];
+        weight[j][0] = args.norm_weight[v];
       }
-#pragma unroll
-      for (int t = 0; t + 1 < kW; ++t) window[j][t] = conv[taps[j] + t];
-      window[j][kW - 1] = row[offset];
-#pragma unroll
-      for (int t = 0; t < kW; ++t) weight[j][t] = args.conv_weight[channel * kW + t];
-    } else {
-      const int v = v0 + i - kConvItems;
-      window[j][0] = row[Layout::z(d, hv, v)];
-      weight[j][0] = args.norm_weight[v];
     }
   }
+
+  // @pre load() with the same arguments. The block's own V channels' conv state is shifted here.
+  __device__ void finish(const GdnDecodeArgs& args, const GdnDims& d, int b,
+                         const StagedHead& staged, unsigned short* qk_window) {
+    unsigned short* conv = conv_row(args, d, b);
 #pragma unroll
-  for (int j = 0; j < kPerThread; ++j) {
-    const int i = static_cast<int>(threadIdx.x) + j * kThreads;
-    if (i >= kItems) continue;
-    if (i < kConvItems) {
-      float sum = 0.0f;
+    for (int j = 0; j < kPerThread; ++j) {
+      const int i = static_cast<int>(threadIdx.x) + j * kThreads;
+      if (i >= kItems) continue;
+      if (i < kConvItems) {
+        float sum = 0.0f;
 #pragma unroll
-      for (int t = 0; t < kW; ++t) sum += bf16_to_float(weight[j][t]) * bf16_to_float(window[j][t]);
-      const float y = silu(sum);
-      if (i < 2 * kKeyDim) {
-        (i < kKeyDim ? staged.q[i] : staged.k[i - kKeyDim]) = y;
+        for (int t = 0; t < kW; ++t)
+          sum += bf16_to_float(weight[j][t]) * bf16_to_float(window[j][t]);
+        const float y = silu(sum);
+        if (i < 2 * kKeyDim) {
+          (i < kKeyDim ? staged.q[i] : staged.k[i - kKeyDim]) = y;
 #pragma unroll
-        for (int t = 0; t < kW; ++t) qk_window[i * kW + t] = window[j][t];
+          for (int t = 0; t < kW; ++t) qk_window[i * kW + t] = window[j][t];
+        } else {
+          staged.v[i - 2 * kKeyDim] = y;
+#pragma unroll
+          for (int t = 0; t + 1 < kW; ++t) conv[taps[j] + t] = window[j][t + 1];
+        }
       } else {
-        staged.v[i - 2 * kKeyDim] = y;
-        // this block's own V channels: shift their conv state now
-#pragma unroll
-        for (int t = 0; t + 1 < kW; ++t) conv[taps[j] + t] = window[j][t + 1];
+        staged.gate[i - kConvItems] =
+            silu(bf16_to_float(window[j][0])) * bf16_to_float(weight[j][0]);
       }
-    } else {
-      staged.gate[i - kConvItems] = silu(bf16_to_float(window[j][0])) * bf16_to_float(weight[j][0]);
     }
   }
-}
+
+ private:
+  __device__ static unsigned short* conv_row(const GdnDecodeArgs& args, const GdnDims& d, int b) {
+    return args.conv_state + b * static_cast<long long>(d.conv_channels()) * (kW - 1);
+  }
+};
 
 // The last block of key head h to arrive writes its conv state from the staged window.
 template <int kKeyDim, int kW>

@@ -124,12 +124,14 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
   const int v0 = static_cast<int>(blockIdx.x) * kTile;
   float* state_row = args.state + b * args.state_row_stride;
 
-  // Everything independent is in flight at once: the state slice, the gate inputs, the staging.
+  // Everything independent is in flight at once: the staging inputs and gates first (they come
+  // back first and are computed while the state slice is still arriving), then the slice.
+  FastStaging<Layout, kKeyDim, kTile, Tile::kThreads, kW> staging;
+  staging.load(args, d, b, hv, v0);
+  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
   Tile tile;
   tile.load(state_row, d, hv, v0);
-  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
-  stage_fused_inputs_fast<Layout, kKeyDim, kTile, Tile::kThreads, kW>(
-      args, d, b, hv, v0, StagedHead{q, k, value, gate}, qk_window);
+  staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const Gates gates = gate_inputs.gates();
@@ -165,11 +167,12 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
   const int b = static_cast<int>(blockIdx.z);
   float* state_row = args.state + b * args.state_row_stride;
 
+  FastStaging<Layout, kKeyDim, kValueDim, Streamed::kThreads, kW> staging;
+  staging.load(args, d, b, hv, 0);
+  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
   Streamed state;
   state.load_first(state_row, d, hv);
-  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
-  stage_fused_inputs_fast<Layout, kKeyDim, kValueDim, Streamed::kThreads, kW>(
-      args, d, b, hv, 0, StagedHead{q, k, value, gate}, qk_window);
+  staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const Gates gates = gate_inputs.gates();
