@@ -92,7 +92,6 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
   __shared__ float u[kTile];
   __shared__ float o[kTile];
   __shared__ float reduction[Tile::kReductionFloats];
-  __shared__ float scratch[wave::kMaxBlockWaves * 3];
   const GdnDims d = dims_of(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
@@ -105,7 +104,7 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
+  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
   tile.project(q, k, norm, gates, value, u, o, reduction);
   tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
   for (int j = static_cast<int>(threadIdx.x); j < kTile; j += Tile::kThreads)
@@ -123,7 +122,6 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
   __shared__ float u[kChunk];
   __shared__ float o[kValueDim];
   __shared__ float reduction[Streamed::kReductionFloats];
-  __shared__ float scratch[wave::kMaxBlockWaves * 3];
   const GdnDims d = dims_of(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
@@ -135,7 +133,7 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
+  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
   state.update_all(state_row, d, hv, q, k, norm, gates, value, u, o, reduction);
   for (int j = static_cast<int>(threadIdx.x); j < kValueDim; j += Streamed::kThreads)
     buffers.o[head * d.V + j] = float_to_bf16(o[j]);
@@ -151,7 +149,6 @@ __global__ void __launch_bounds__(kGenericThreads)
   float* value = k + d.K;
   float* u = value + d.V;
   float* o = u + d.V;
-  float* scratch = o + d.V;
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
   float* state_row = args.state + b * args.state_row_stride;
@@ -159,7 +156,7 @@ __global__ void __launch_bounds__(kGenericThreads)
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
-  const QkNorm norm = l2norm_qk(q, k, d.K, scratch);
+  const QkNorm norm = l2norm_qk(q, k, d.K);
   update_state_generic<State>(state_row, d, hv, q, k, norm, gates, value, u, o);
   for (int v = static_cast<int>(threadIdx.x); v < d.V; v += static_cast<int>(blockDim.x))
     buffers.o[head * d.V + v] = float_to_bf16(o[v]);

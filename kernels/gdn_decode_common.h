@@ -229,7 +229,7 @@ __device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDim
 // waits for another, so there is no deadlock whatever the scheduling, and every block reads the
 // unshifted state. Arriving is split from acting so the atomic's round trip overlaps the state
 // work: thread 0 calls arrive_qk() right after the block synchronised on its staged values, and
-// every thread of the block that arrived last calls shift_qk_conv_state() at the end.
+// wave 0 of the block that arrived last calls shift_qk_conv_state() at the end.
 __device__ inline int* qk_counter(const GdnDecodeArgs& args, const GdnDims& d, int b, int h) {
   return args.sync_counters + b * d.H + h;
 }
@@ -238,13 +238,14 @@ __device__ inline int arrive_qk(const GdnDecodeArgs& args, const GdnDims& d, int
   return atomicAdd(qk_counter(args, d, b, h), 1);
 }
 
+// Run by one wave (wave 0 of the block that arrived last).
 template <class Layout>
 __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d, int b, int h) {
   if (threadIdx.x == 0) *qk_counter(args, d, b, h) = 0;  // every sharer has arrived
   const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
   unsigned short* conv =
       args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
-  for (int i = static_cast<int>(threadIdx.x); i < 2 * d.K; i += static_cast<int>(blockDim.x)) {
+  for (int i = wave::lane_id(); i < 2 * d.K; i += wave::kWaveSize) {
     const bool is_q = i < d.K;
     const int k = is_q ? i : i - d.K;
     const unsigned short x = row[is_q ? Layout::q(d, h, k) : Layout::k(d, h, k)];
@@ -252,12 +253,13 @@ __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d,
   }
 }
 
+// Run by one wave (wave 0 of the block that arrived last).
 template <int kKeyDim, int kW>
 __device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDims& d, int b, int h,
                                          const unsigned short* qk_window) {
   if (threadIdx.x == 0) *qk_counter(args, d, b, h) = 0;  // every sharer has arrived
   unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (kW - 1);
-  for (int i = static_cast<int>(threadIdx.x); i < 2 * kKeyDim; i += static_cast<int>(blockDim.x)) {
+  for (int i = wave::lane_id(); i < 2 * kKeyDim; i += wave::kWaveSize) {
     const int taps =
         i < kKeyDim ? ConvLayout::q_taps(d, h, i) : ConvLayout::k_taps(d, h, i - kKeyDim);
 #pragma unroll
@@ -267,20 +269,23 @@ __device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDim
 
 // l2norm factors of the staged q and k over the key dim, and their dot product after
 // normalisation: qhat = q * q_scale (including K^-0.5), khat = k * k_scale.
+// Every wave sums the staged q, k itself (a few shared loads a lane) instead of the block
+// combining partials: no block barrier on the kernel's critical path. The waves add in the same
+// order, so they all get bitwise the same factors. @pre q, k visible to the whole block.
 struct QkNorm {
   float q_scale;
   float k_scale;
   float k_dot_q;  // khat . qhat
 };
 
-__device__ inline QkNorm l2norm_qk(const float* q, const float* k, int K, float* scratch) {
+__device__ inline QkNorm l2norm_qk(const float* q, const float* k, int K) {
   float sums[3] = {0.0f, 0.0f, 0.0f};
-  for (int i = static_cast<int>(threadIdx.x); i < K; i += static_cast<int>(blockDim.x)) {
+  for (int i = wave::lane_id(); i < K; i += wave::kWaveSize) {
     sums[0] += q[i] * q[i];
     sums[1] += k[i] * k[i];
     sums[2] += q[i] * k[i];
   }
-  wave::block_sum<3>(sums, scratch);
+  for (float& sum : sums) sum = wave::group_sum<wave::kWaveSize>(sum);
   QkNorm norm;
   norm.q_scale = (1.0f / sqrtf(sums[0] + kNormEpsilon)) * (1.0f / sqrtf(static_cast<float>(K)));
   norm.k_scale = 1.0f / sqrtf(sums[1] + kNormEpsilon);

@@ -32,27 +32,27 @@ __host__ __device__ inline long long fused_workspace_floats(long long batch, lon
 }
 
 // The gated RMSNorm out = o * rsqrt(mean(o^2) + eps) * gate, for columns [v0, v0 + tile) of
-// head hv. With one block per head (tiles == 1) it writes the output and returns -1. With several,
+// head hv. Every wave sums o^2 over the tile's o itself (as l2norm_qk does: no block barrier).
+// With one block per head (tiles == 1) it writes the output and returns -1. With several,
 // each block publishes its gated o and its partial sum of o^2 to the workspace and arrives at the
 // head's counter; the return value (thread 0's) says how many arrived before, and the last block
 // finishes the norm for the whole head in finish_gated_rmsnorm. Publishing before the state is
 // stored keeps the fence cheap and lets the atomic's round trip overlap the stores.
+// @pre o visible to the whole block.
 __device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d, long long head) {
   return args.sync_counters + args.batch * d.H + head;
 }
 
 __device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
-                                    int v0, int tile, const float* o, const float* gate,
-                                    float* scratch) {
+                                    int v0, int tile, const float* o, const float* gate) {
   const int tiles = static_cast<int>(gridDim.x);
-  float sum[1] = {0.0f};
-  for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
-    sum[0] += o[j] * o[j];
-  wave::block_sum<1>(sum, scratch);
+  float sum = 0.0f;
+  for (int j = wave::lane_id(); j < tile; j += wave::kWaveSize) sum += o[j] * o[j];
+  sum = wave::group_sum<wave::kWaveSize>(sum);
   const long long head = static_cast<long long>(b) * d.HV + hv;
   if (tiles == 1) {
     unsigned short* out = args.out + head * d.V;
-    const float inverse_rms = 1.0f / sqrtf(sum[0] / static_cast<float>(d.V) + kNormEpsilon);
+    const float inverse_rms = 1.0f / sqrtf(sum / static_cast<float>(d.V) + kNormEpsilon);
     for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
       out[v0 + j] = float_to_bf16(o[j] * inverse_rms * gate[j]);
     return -1;
@@ -61,13 +61,13 @@ __device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d,
   float* partials = args.workspace + args.batch * d.HV * d.V + head * tiles;
   for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
     gated[v0 + j] = o[j] * gate[j];
-  if (threadIdx.x == 0) partials[blockIdx.x] = sum[0];
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
   __threadfence();
   __syncthreads();
   return threadIdx.x == 0 ? atomicAdd(norm_counter(args, d, head), 1) : -1;
 }
 
-// Run by every thread of the block that arrived last at the head's norm counter.
+// Run by wave 0 of the block that arrived last at the head's norm counter.
 __device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d, int b,
                                             int hv) {
   const int tiles = static_cast<int>(gridDim.x);
@@ -81,23 +81,21 @@ __device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const Gdn
   for (int t = 0; t < tiles; ++t) total += partials[t];  // fixed order: deterministic
   const float inverse_rms = 1.0f / sqrtf(total / static_cast<float>(d.V) + kNormEpsilon);
   unsigned short* out = args.out + head * d.V;
-  for (int v = static_cast<int>(threadIdx.x); v < d.V; v += static_cast<int>(blockDim.x))
+  for (int v = wave::lane_id(); v < d.V; v += wave::kWaveSize)
     out[v] = float_to_bf16(gated[v] * inverse_rms);
 }
 
-// The end of every fused launch: thread 0 holds the arrival counts of the Q/K conv-state and norm
-// handshakes; the last arrivals do the shared work. Returns whether this block shifts the Q/K
-// conv state (the caller does, from what it staged).
+// The end of every fused launch, run by wave 0 alone so that no other wave waits for the
+// handshakes: thread 0 holds the arrival counts of the Q/K conv-state and norm handshakes, and the
+// last arrivals do the shared work. Returns whether this block shifts the Q/K conv state (wave 0
+// of the caller does, from what it staged).
 __device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDims& d, int b,
-                                          int hv, int qk_arrived, int norm_arrived, int* flags) {
+                                          int hv, int qk_arrived, int norm_arrived) {
   const int tiles = static_cast<int>(gridDim.x);
-  if (threadIdx.x == 0) {
-    flags[0] = qk_arrived == d.G() * tiles - 1;
-    flags[1] = tiles > 1 && norm_arrived == tiles - 1;
-  }
-  __syncthreads();
-  if (flags[1]) finish_gated_rmsnorm(args, d, b, hv);
-  return flags[0] != 0;
+  qk_arrived = wave::broadcast_first(qk_arrived);
+  norm_arrived = wave::broadcast_first(norm_arrived);
+  if (tiles > 1 && norm_arrived == tiles - 1) finish_gated_rmsnorm(args, d, b, hv);
+  return qk_arrived == d.G() * tiles - 1;
 }
 
 // Fast path: K = kKeyDim, V = tiles * kTile and conv width kW at compile time; grid
@@ -115,8 +113,6 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
   __shared__ float u[kTile];
   __shared__ float o[kTile];
   __shared__ float reduction[Tile::kReductionFloats];
-  __shared__ float scratch[wave::kMaxBlockWaves * 3];
-  __shared__ int flags[2];
 
   const GdnDims d = dims_of(args);
   const int hv = static_cast<int>(blockIdx.y);
@@ -135,11 +131,12 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const Gates gates = gate_inputs.gates();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
+  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
   tile.project(q, k, norm, gates, value, u, o, reduction);
-  const int norm_arrived = gated_rmsnorm(args, d, b, hv, v0, kTile, o, gate, scratch);
+  const int norm_arrived = gated_rmsnorm(args, d, b, hv, v0, kTile, o, gate);
   tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
-  if (finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived, flags))
+  if (threadIdx.x < wave::kWaveSize &&
+      finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived))
     shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
 }
 
@@ -159,8 +156,6 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
   __shared__ float u[kChunk];
   __shared__ float o[kValueDim];
   __shared__ float reduction[Streamed::kReductionFloats];
-  __shared__ float scratch[wave::kMaxBlockWaves * 3];
-  __shared__ int flags[2];
 
   const GdnDims d = dims_of(args);
   const int hv = static_cast<int>(blockIdx.y);
@@ -176,10 +171,10 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const Gates gates = gate_inputs.gates();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim, scratch);
+  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
   state.update_all(state_row, d, hv, q, k, norm, gates, value, u, o, reduction);
-  gated_rmsnorm(args, d, b, hv, 0, kValueDim, o, gate, scratch);  // one block: writes the output
-  if (finish_shared_work(args, d, b, hv, qk_arrived, -1, flags))
+  gated_rmsnorm(args, d, b, hv, 0, kValueDim, o, gate);  // one block: writes the output
+  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, b, hv, qk_arrived, -1))
     shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
 }
 
@@ -187,7 +182,7 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
 // generic_shared_bytes(K, V). Reads the state twice (project, then update); correctness path.
 inline constexpr int kGenericThreads = 256;
 __host__ __device__ inline long long generic_shared_bytes(long long K, long long V) {
-  return (2 * K + 4 * V + wave::kMaxBlockWaves * 3) * static_cast<long long>(sizeof(float));
+  return (2 * K + 4 * V) * static_cast<long long>(sizeof(float));
 }
 
 template <class State>
@@ -219,7 +214,6 @@ __device__ void update_state_generic(float* state_row, const GdnDims& d, int hv,
 template <class Layout, class State>
 __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnDecodeArgs args) {
   extern __shared__ float shared[];
-  __shared__ int flags[2];
   const GdnDims d = dims_of(args);
   float* q = shared;
   float* k = q + d.K;
@@ -227,7 +221,6 @@ __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnD
   float* gate = value + d.V;
   float* u = gate + d.V;
   float* o = u + d.V;
-  float* scratch = o + d.V;
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
   float* state_row = args.state + b * args.state_row_stride;
@@ -236,11 +229,10 @@ __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnD
   const Gates gates = load_gates<Layout>(args, d, b, hv);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
-  const QkNorm norm = l2norm_qk(q, k, d.K, scratch);
+  const QkNorm norm = l2norm_qk(q, k, d.K);
   update_state_generic<State>(state_row, d, hv, q, k, norm, gates, value, u, o);
-  __syncthreads();
-  gated_rmsnorm(args, d, b, hv, 0, d.V, o, gate, scratch);
-  if (finish_shared_work(args, d, b, hv, qk_arrived, -1, flags))
+  gated_rmsnorm(args, d, b, hv, 0, d.V, o, gate);
+  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, b, hv, qk_arrived, -1))
     shift_qk_conv_state<Layout>(args, d, b, hv / d.G());
 }
 

@@ -149,21 +149,14 @@ const std::vector<StateSplit>& all_state_splits() {
   return splits;
 }
 
-// Measured on an H200 (results/gpu-check.md, runs 4-6): one 256-thread block per head holding
-// the whole 64 KB slice in flight (16 loads a thread, two blocks per multiprocessor) is fastest at
-// batch 1, 64 and 256: no cross-block norm handshake, and 128 KB per multiprocessor in flight.
-// Streamed blocks fit three to a multiprocessor: when the heads fill more than one wave of whole
-// blocks but fit in one of streamed blocks (batch 8 at 16/48: 384 heads, 132 multiprocessors),
-// a second, mostly empty wave would cost more than streaming does (22.3 against 18.9 µs).
-StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors) {
-  constexpr int kWholePerMultiprocessor =
-      StateTile<StateHkv, kFastKeyDim, kFastValueDim, 16>::kMinBlocks;
-  constexpr int kStreamedPerMultiprocessor =
-      StreamedState<StateHkv, kFastKeyDim, kFastValueDim, kStreamChunk>::kMinBlocks;
-  const long long heads = args.batch * args.HV;
-  const bool one_streamed_wave_saves_one = heads > kWholePerMultiprocessor * multiprocessors &&
-                                           heads <= kStreamedPerMultiprocessor * multiprocessors;
-  return one_streamed_wave_saves_one ? StateSplit::streamed : StateSplit::whole;
+// Measured on an H200 (results/gpu-check.md, runs 4-13): one 256-thread block per head holding
+// the whole 64 KB slice in flight (16 loads a thread, two blocks per multiprocessor) is the
+// fastest at every batch timed (1, 8, 64, 256): no cross-block norm handshake, 128 KB per
+// multiprocessor in flight. Streaming the slice (three blocks per multiprocessor) once won at
+// batch 8, where 384 heads are 1.45 waves of whole blocks; since the block barriers went out of
+// the norms whole wins there too (17.7 against 18.3 µs).
+StateSplit choose_fused_split(const GdnDecodeArgs& /*args*/, int /*multiprocessors*/) {
+  return StateSplit::whole;
 }
 
 // The baseline's recurrent kernel has no norm to combine.

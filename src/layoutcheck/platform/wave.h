@@ -42,6 +42,15 @@ __device__ inline float shfl_xor(float value, int lane_offset) {
 #endif
 }
 
+// Lane 0's value, in every lane of the wave.
+__device__ inline int broadcast_first(int value) {
+#if defined(LC_GPU_VENDOR_AMD)
+  return __shfl(value, 0, kWaveSize);
+#else
+  return __shfl_sync(~0u, value, 0, kWaveSize);
+#endif
+}
+
 __device__ inline lane_mask ballot(bool predicate) {
 #if defined(LC_GPU_VENDOR_AMD)
   return static_cast<lane_mask>(__ballot(predicate));
