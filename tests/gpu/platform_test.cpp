@@ -76,7 +76,8 @@ TEST(GpuBuffer, OutOfMemoryNamesTheCall) {
   }
 }
 
-// The compile-time wave size kernels use equals the device's.
+// The compile-time wave size kernels use equals the device's; ballots, sums and broadcasts span
+// exactly one wave.
 TEST(GpuWave, CompileTimeWaveSizeIsTheDevices) {
   LC_REQUIRE_GPU();
   RtcSource source;
@@ -90,11 +91,14 @@ extern "C" __global__ void wave_size(int* out) {
   if (threadIdx.x == 0) out[1] = __popcll(all);
   const float sum = layoutcheck::wave::group_sum<layoutcheck::wave::kWaveSize>(1.0f);
   if (threadIdx.x == 0) out[2] = (int)sum;
+  // every lane gets lane 0's value; the last lane reports what it got
+  const int first = layoutcheck::wave::broadcast_first((int)threadIdx.x + 7);
+  if (threadIdx.x == layoutcheck::wave::kWaveSize - 1) out[3] = first;
 }
 )";
   source.entries = {"wave_size"};
   const RtcModule module = RtcModule::compile(source);
-  DeviceBuffer<int> out(3);
+  DeviceBuffer<int> out(4);
   out.fill_bytes(0);
   int* pointer = out.data();
   void* params[] = {&pointer};
@@ -106,6 +110,7 @@ extern "C" __global__ void wave_size(int* out) {
   EXPECT_EQ(values[0], current_device().wave_size);
   EXPECT_EQ(values[1], current_device().wave_size);
   EXPECT_EQ(values[2], current_device().wave_size);
+  EXPECT_EQ(values[3], 7);
 }
 
 }  // namespace
