@@ -81,7 +81,8 @@ __device__ inline Gates gates_from_buffers(const BaselineBuffers& buffers, long 
   return {expf(buffers.g[head]), buffers.beta[head]};
 }
 
-template <class State, int kKeyDim, int kTile, int kLoads>
+// K = kKeyDim, V = kValueDim and the conv width kW at compile time (the fast path).
+template <class State, int kKeyDim, int kValueDim, int kTile, int kLoads, int kW>
 __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kThreads),
                                   (StateTile<State, kKeyDim, kTile, kLoads>::kMinBlocks))
     gdn_baseline_recurrent_tiled(GdnDecodeArgs args, BaselineBuffers buffers) {
@@ -92,7 +93,7 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
   __shared__ float u[kTile];
   __shared__ float o[kTile];
   __shared__ float reduction[Tile::kReductionFloats];
-  const GdnDims d = dims_of(args);
+  const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
   const int v0 = static_cast<int>(blockIdx.x) * kTile;
@@ -111,7 +112,7 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
     buffers.o[head * d.V + v0 + j] = float_to_bf16(o[j]);
 }
 
-template <class State, int kKeyDim, int kValueDim, int kChunk>
+template <class State, int kKeyDim, int kValueDim, int kChunk, int kW>
 __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChunk>::kThreads),
                                   (StreamedState<State, kKeyDim, kValueDim, kChunk>::kMinBlocks))
     gdn_baseline_recurrent_streamed(GdnDecodeArgs args, BaselineBuffers buffers) {
@@ -122,7 +123,7 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
   __shared__ float u[kChunk];
   __shared__ float o[kValueDim];
   __shared__ float reduction[Streamed::kReductionFloats];
-  const GdnDims d = dims_of(args);
+  const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
   float* state_row = args.state + b * args.state_row_stride;
@@ -187,13 +188,13 @@ __global__ void __launch_bounds__(kNormThreads)
 
 // The same tile shapes as the fused kernel (gdn_decode_fused.hip): the whole head is 256 threads
 // with 16 loads each.
-template <class State, int kTile, int kLoads = kTile == 128 ? 16 : 8>
+template <class State, int kTile, int kLoads = kTile == kFastValueDim ? 16 : 8>
 void launch_recurrent_tiled(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                             hipStream_t stream) {
-  using Tile = StateTile<State, 128, kTile, kLoads>;
-  const dim3 grid(static_cast<unsigned>(128 / kTile), static_cast<unsigned>(args.HV),
+  using Tile = StateTile<State, kFastKeyDim, kTile, kLoads>;
+  const dim3 grid(static_cast<unsigned>(kFastValueDim / kTile), static_cast<unsigned>(args.HV),
                   static_cast<unsigned>(args.batch));
-  gdn_baseline_recurrent_tiled<State, 128, kTile, kLoads>
+  gdn_baseline_recurrent_tiled<State, kFastKeyDim, kFastValueDim, kTile, kLoads, kFastConvWidth>
       <<<grid, Tile::kThreads, 0, stream>>>(args, buffers);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_tiled<") + State::kName + ", tile " +
                        std::to_string(kTile) + ">")
@@ -203,9 +204,9 @@ void launch_recurrent_tiled(const GdnDecodeArgs& args, const BaselineBuffers& bu
 template <class State>
 void launch_recurrent_streamed(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                                hipStream_t stream) {
-  using Streamed = StreamedState<State, 128, 128, 32>;
+  using Streamed = StreamedState<State, kFastKeyDim, kFastValueDim, 32>;
   const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
-  gdn_baseline_recurrent_streamed<State, 128, 128, 32>
+  gdn_baseline_recurrent_streamed<State, kFastKeyDim, kFastValueDim, 32, kFastConvWidth>
       <<<grid, Streamed::kThreads, 0, stream>>>(args, buffers);
   LC_GPU_CHECK_LAUNCH(
       (std::string("gdn_baseline_recurrent_streamed<") + State::kName + ">").c_str());
@@ -217,11 +218,11 @@ void launch_recurrent(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
   if (fast) {
     switch (split) {
       case StateSplit::whole:
-        return launch_recurrent_tiled<State, 128>(args, buffers, stream);
+        return launch_recurrent_tiled<State, kFastValueDim>(args, buffers, stream);
       case StateSplit::halves:
-        return launch_recurrent_tiled<State, 64>(args, buffers, stream);
+        return launch_recurrent_tiled<State, kFastValueDim / 2>(args, buffers, stream);
       case StateSplit::quarters:
-        return launch_recurrent_tiled<State, 32>(args, buffers, stream);
+        return launch_recurrent_tiled<State, kFastValueDim / 4>(args, buffers, stream);
       case StateSplit::streamed:
         return launch_recurrent_streamed<State>(args, buffers, stream);
     }

@@ -35,6 +35,23 @@ __host__ __device__ inline GdnDims dims_of(const GdnDecodeArgs& args) {
   return d;
 }
 
+// The sizes the fast-path kernels are compiled for (fused_fast_path checks a launch against them).
+inline constexpr int kFastKeyDim = 128;
+inline constexpr int kFastValueDim = 128;
+inline constexpr int kFastConvWidth = 4;
+
+// The dims of a fast-path launch with K, V and the conv width W as the kernel's compile-time sizes
+// (the launcher checked the arguments against them): every contract offset into the state, qkvz
+// and conv buffers then folds to constants and immediates; H and HV stay as launched.
+template <int kKeyDim, int kValueDim, int kW>
+__device__ inline GdnDims fast_dims(const GdnDecodeArgs& args) {
+  GdnDims d = dims_of(args);
+  d.K = kKeyDim;
+  d.V = kValueDim;
+  d.W = kW;
+  return d;
+}
+
 // exp(g) and beta of one value head (design §5 step 3, fp32).
 struct Gates {
   float decay;  // exp(g), g = -exp(A_log) * softplus(a + dt_bias)

@@ -98,9 +98,9 @@ __device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDi
   return qk_arrived == d.G() * tiles - 1;
 }
 
-// Fast path: K = kKeyDim, V = tiles * kTile and conv width kW at compile time; grid
+// Fast path: K = kKeyDim, V = kValueDim = tiles * kTile and conv width kW at compile time; grid
 // (tiles, HV, batch), StateTile<State, kKeyDim, kTile, kLoads>::kThreads threads.
-template <class Layout, class State, int kKeyDim, int kTile, int kLoads, int kW>
+template <class Layout, class State, int kKeyDim, int kValueDim, int kTile, int kLoads, int kW>
 __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kThreads),
                                   (StateTile<State, kKeyDim, kTile, kLoads>::kMinBlocks))
     gdn_decode_fused_tiled(GdnDecodeArgs args) {
@@ -114,7 +114,7 @@ __global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kTh
   __shared__ float o[kTile];
   __shared__ float reduction[Tile::kReductionFloats];
 
-  const GdnDims d = dims_of(args);
+  const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
   const int v0 = static_cast<int>(blockIdx.x) * kTile;
@@ -157,7 +157,7 @@ __global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChu
   __shared__ float o[kValueDim];
   __shared__ float reduction[Streamed::kReductionFloats];
 
-  const GdnDims d = dims_of(args);
+  const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
   float* state_row = args.state + b * args.state_row_stride;

@@ -10,9 +10,6 @@
 namespace layoutcheck::kernels {
 namespace {
 
-constexpr int kFastKeyDim = 128;
-constexpr int kFastValueDim = 128;
-constexpr int kFastConvWidth = 4;
 constexpr int kStreamChunk = 32;  // columns per streamed chunk: 16 KB of state, 4 loads a thread
 
 // The tiled kernel assumes the state slice of a head is affine in (k, v) with the innermost index
@@ -43,7 +40,7 @@ void launch_tiled(const GdnDecodeArgs& args, hipStream_t stream) {
   using Tile = StateTile<State, kFastKeyDim, kTile, kLoads>;
   const dim3 grid(static_cast<unsigned>(kFastValueDim / kTile), static_cast<unsigned>(args.HV),
                   static_cast<unsigned>(args.batch));
-  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kTile, kLoads, kFastConvWidth>
+  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kFastValueDim, kTile, kLoads, kFastConvWidth>
       <<<grid, Tile::kThreads, 0, stream>>>(args);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_tiled<") + Layout::kName + ", " +
                        State::kName + ", tile " + std::to_string(kTile) + ">")
