@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
+
 namespace cg = cooperative_groups;
 
 #define CK(x)                                                                  \
