@@ -2,10 +2,12 @@
 // what the state traffic alone costs per layer on this GPU, measured the way the bench measures
 // (48 layers in one CUDA graph, each with its own state, median of 40 replays), by how many blocks
 // share a head, and what a cross-block combine adds: a thread block cluster with distributed
-// shared memory, a global-memory fence + atomic + last-block read (the fused kernel's halves and
-// quarters), an early atomic, and programmatic dependent launch. The kernel reads each head's
-// 128 x 128 fp32 slice, reduces it over the block, scales it and writes it back: no conv, no norm,
-// no gates, so its time is below anything the fused step can take with the same split.
+// shared memory (a blocking cluster barrier, or each block pushing its partial into every
+// block's shared memory behind a split arrive/wait barrier that the state stores hide), the
+// cluster launch alone, a global-memory fence + atomic + last-block read (the fused kernel's
+// halves and quarters), an early atomic, and programmatic dependent launch. The kernel reads each
+// head's 128 x 128 fp32 slice, reduces it over the block, scales it and writes it back: no conv,
+// no norm, no gates, so its time is below anything the fused step can take with the same split.
 // NVIDIA only (clusters and dependent launch have no gfx9 equivalent), so it stays out of the
 // HIP-spelled code base:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/state_pass_floor kernels/experiments/state_pass_floor.cu
@@ -30,7 +32,9 @@ namespace cg = cooperative_groups;
   } while (0)
 
 constexpr int K = 128, V = 128, HV = 48;
-enum : int { kReduce = 1, kCluster = 2, kGlobal = 4, kAtomic = 8, kPdlWaitFirst = 16, kPdlWaitLate = 32 };
+enum : int { kReduce = 1, kCluster = 2, kGlobal = 4, kAtomic = 8, kPdlWaitFirst = 16, kPdlWaitLate = 32,
+             kClusterOnly = 64, kPush = 128 };
+constexpr int kClustered = kCluster | kClusterOnly | kPush;
 
 __device__ float block_sum(float x, float* sh) {
   for (int o = 16; o > 0; o /= 2) x += __shfl_xor_sync(0xffffffffu, x, o);
@@ -52,6 +56,11 @@ __global__ void __launch_bounds__(kThreads) pass(float* state, float* ws, int* c
   __shared__ float sh[32];
   __shared__ float partial;
   __shared__ int flag;
+  __shared__ float pushed[16];
+  // Push: a split barrier. Phase 1 (arrive at start, wait before the first remote store) says every
+  // block of the cluster runs; phase 2 (arrive after the pushes, wait after the state stores)
+  // publishes the partials, so the barrier's latency hides behind the stores.
+  if constexpr (kMode & kPush) asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
   if constexpr (kMode & kPdlWaitFirst) asm volatile("griddepcontrol.wait;" ::: "memory");
   const int head = blockIdx.y;
   float* s = state + static_cast<size_t>(head) * K * V;
@@ -77,6 +86,13 @@ __global__ void __launch_bounds__(kThreads) pass(float* state, float* ws, int* c
     float t = 0;
     for (int rank = 0; rank < kSplit; ++rank) t += *cluster.map_shared_rank(&partial, rank);
     total = t;
+  }
+  if constexpr (kMode & kPush) {
+    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+    cg::cluster_group cluster = cg::this_cluster();
+    if (threadIdx.x < kSplit)
+      *cluster.map_shared_rank(&pushed[cluster.block_rank()], threadIdx.x) = total;
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
   }
   if constexpr (kMode & kGlobal) {
     if (threadIdx.x == 0) {
@@ -109,6 +125,12 @@ __global__ void __launch_bounds__(kThreads) pass(float* state, float* ws, int* c
     if (flag == kSplit - 1 && threadIdx.x == 0) counters[head * 2 + 1] = 0;
   }
   if constexpr (kMode & kCluster) cg::this_cluster().sync();
+  if constexpr (kMode & kPush) {
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    float t = 0;
+    for (int i = 0; i < kSplit; ++i) t += pushed[i];
+    if (threadIdx.x < 32) ws[100000 + head * 32 + threadIdx.x] = t;
+  }
 }
 
 template <int kSplit, int kThreads, int kMode>
@@ -119,7 +141,7 @@ void launch(float* state, float* ws, int* counters, int heads, cudaStream_t st) 
   config.stream = st;
   cudaLaunchAttribute attrs[2];
   int n = 0;
-  if constexpr (kMode & kCluster) {
+  if constexpr (kMode & kClustered) {
     attrs[n].id = cudaLaunchAttributeClusterDimension;
     attrs[n].val.clusterDim.x = kSplit, attrs[n].val.clusterDim.y = 1, attrs[n].val.clusterDim.z = 1;
     ++n;
@@ -204,6 +226,11 @@ int main() {
     T(8, 128, kReduce | kCluster, "eighths 128 cluster");
     T(8, 64, kReduce | kCluster, "eighths 64 cluster");
     T(4, 128, kReduce | kGlobal, "quarters 128 global handshake");
+    T(8, 128, kReduce | kClusterOnly, "eighths 128 cluster launch only");
+    T(4, 128, kReduce | kClusterOnly, "quarters 128 cluster launch only");
+    T(8, 128, kReduce | kPush, "eighths 128 push split barrier");
+    T(8, 64, kReduce | kPush, "eighths 64 push split barrier");
+    T(4, 128, kReduce | kPush, "quarters 128 push split barrier");
     T(4, 128, kReduce | kCluster | kAtomic, "quarters 128 cluster+atomic");
     T(1, 256, kReduce | kAtomic, "whole 256 atomic");
     T(1, 256, kReduce | kPdlWaitFirst, "whole 256 pdl wait-first");
