@@ -10,6 +10,7 @@
 #include "gdn_decode_fused.h"
 #include "gdn_kernels.h"
 #include "gdn_state_tile.h"
+#include "gdn_state_walks.h"
 #include "layoutcheck/gpu/check.h"
 
 namespace layoutcheck::kernels {
@@ -81,63 +82,32 @@ __device__ inline Gates gates_from_buffers(const BaselineBuffers& buffers, long 
   return {expf(buffers.g[head]), buffers.beta[head]};
 }
 
-// K = kKeyDim, V = kValueDim and the conv width kW at compile time (the fast path).
-template <class State, int kKeyDim, int kValueDim, int kTile, int kLoads, int kW>
-__global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kThreads),
-                                  (StateTile<State, kKeyDim, kTile, kLoads>::kMinBlocks))
-    gdn_baseline_recurrent_tiled(GdnDecodeArgs args, BaselineBuffers buffers) {
-  using Tile = StateTile<State, kKeyDim, kTile, kLoads>;
+// K = kKeyDim, V = kValueDim and the conv width kW at compile time (the fast path); Walk and the
+// grid as for gdn_decode_fused_fast.
+template <class Walk, int kKeyDim, int kValueDim, int kW>
+__global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
+    gdn_baseline_recurrent_fast(GdnDecodeArgs args, BaselineBuffers buffers) {
   __shared__ float q[kKeyDim];
   __shared__ float k[kKeyDim];
-  __shared__ float value[kTile];
-  __shared__ float u[kTile];
-  __shared__ float o[kTile];
-  __shared__ float reduction[Tile::kReductionFloats];
+  __shared__ float value[Walk::kColumns];
   const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
-  const int v0 = static_cast<int>(blockIdx.x) * kTile;
+  const int v0 = static_cast<int>(blockIdx.x) * Walk::kColumns;
   float* state_row = args.state + b * args.state_row_stride;
 
-  Tile tile;
-  tile.load(state_row, d, hv, v0);
-  stage_from_conv_out(args, buffers, d, b, hv, v0, kTile, q, k, value);
+  Walk walk;
+  walk.load(state_row, d, hv, v0);
+  stage_from_conv_out(args, buffers, d, b, hv, v0, Walk::kColumns, q, k, value);
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
   const QkNorm norm = l2norm_qk(q, k, kKeyDim);
-  tile.project(q, k, norm, gates, value, u, o, reduction);
-  tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
-  for (int j = static_cast<int>(threadIdx.x); j < kTile; j += Tile::kThreads)
-    buffers.o[head * d.V + v0 + j] = float_to_bf16(o[j]);
-}
-
-template <class State, int kKeyDim, int kValueDim, int kChunk, int kW>
-__global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChunk>::kThreads),
-                                  (StreamedState<State, kKeyDim, kValueDim, kChunk>::kMinBlocks))
-    gdn_baseline_recurrent_streamed(GdnDecodeArgs args, BaselineBuffers buffers) {
-  using Streamed = StreamedState<State, kKeyDim, kValueDim, kChunk>;
-  __shared__ float q[kKeyDim];
-  __shared__ float k[kKeyDim];
-  __shared__ float value[kValueDim];
-  __shared__ float u[kChunk];
-  __shared__ float o[kValueDim];
-  __shared__ float reduction[Streamed::kReductionFloats];
-  const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
-  const int hv = static_cast<int>(blockIdx.y);
-  const int b = static_cast<int>(blockIdx.z);
-  float* state_row = args.state + b * args.state_row_stride;
-
-  Streamed state;
-  state.load_first(state_row, d, hv);
-  stage_from_conv_out(args, buffers, d, b, hv, 0, kValueDim, q, k, value);
-  const long long head = static_cast<long long>(b) * d.HV + hv;
-  const Gates gates = gates_from_buffers(buffers, head);
-  __syncthreads();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
-  state.update_all(state_row, d, hv, q, k, norm, gates, value, u, o, reduction);
-  for (int j = static_cast<int>(threadIdx.x); j < kValueDim; j += Streamed::kThreads)
-    buffers.o[head * d.V + j] = float_to_bf16(o[j]);
+  walk.step(state_row, d, hv, v0, q, k, norm, gates, value, [&](const float* o) {
+    for (int j = static_cast<int>(threadIdx.x); j < Walk::kColumns; j += Walk::kThreads)
+      buffers.o[head * d.V + v0 + j] = float_to_bf16(o[j]);
+    return 0;
+  });
 }
 
 template <class State>
@@ -186,47 +156,25 @@ __global__ void __launch_bounds__(kNormThreads)
   }
 }
 
-// The same tile shapes as the fused kernel (gdn_decode_fused.hip): the whole head is 256 threads
-// with 16 loads each.
-template <class State, int kTile, int kLoads = kTile == kFastValueDim ? 16 : 8>
-void launch_recurrent_tiled(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                            hipStream_t stream) {
-  using Tile = StateTile<State, kFastKeyDim, kTile, kLoads>;
-  const dim3 grid(static_cast<unsigned>(kFastValueDim / kTile), static_cast<unsigned>(args.HV),
-                  static_cast<unsigned>(args.batch));
-  gdn_baseline_recurrent_tiled<State, kFastKeyDim, kFastValueDim, kTile, kLoads, kFastConvWidth>
-      <<<grid, Tile::kThreads, 0, stream>>>(args, buffers);
-  LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_tiled<") + State::kName + ", tile " +
-                       std::to_string(kTile) + ">")
+template <class State, class Walk>
+void launch_recurrent_fast(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
+                           StateSplit split, hipStream_t stream) {
+  const dim3 grid(static_cast<unsigned>(kFastValueDim / Walk::kColumns),
+                  static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  gdn_baseline_recurrent_fast<Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>
+      <<<grid, Walk::kThreads, 0, stream>>>(args, buffers);
+  LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_fast<") + State::kName + ", " +
+                       state_split_name(split) + ">")
                           .c_str());
-}
-
-template <class State>
-void launch_recurrent_streamed(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                               hipStream_t stream) {
-  using Streamed = StreamedState<State, kFastKeyDim, kFastValueDim, 32>;
-  const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
-  gdn_baseline_recurrent_streamed<State, kFastKeyDim, kFastValueDim, 32, kFastConvWidth>
-      <<<grid, Streamed::kThreads, 0, stream>>>(args, buffers);
-  LC_GPU_CHECK_LAUNCH(
-      (std::string("gdn_baseline_recurrent_streamed<") + State::kName + ">").c_str());
 }
 
 template <class State>
 void launch_recurrent(const GdnDecodeArgs& args, const BaselineBuffers& buffers, StateSplit split,
                       bool fast, hipStream_t stream) {
-  if (fast) {
-    switch (split) {
-      case StateSplit::whole:
-        return launch_recurrent_tiled<State, kFastValueDim>(args, buffers, stream);
-      case StateSplit::halves:
-        return launch_recurrent_tiled<State, kFastValueDim / 2>(args, buffers, stream);
-      case StateSplit::quarters:
-        return launch_recurrent_tiled<State, kFastValueDim / 4>(args, buffers, stream);
-      case StateSplit::streamed:
-        return launch_recurrent_streamed<State>(args, buffers, stream);
-    }
-  }
+  if (fast)
+    return visit_state_walk<State>(split, [&](auto walk) {
+      launch_recurrent_fast<State, typename decltype(walk)::type>(args, buffers, split, stream);
+    });
   const long long shared_bytes = generic_shared_bytes(args.K, args.V);
   if (shared_bytes > 48 * 1024)
     throw gpu::GpuError("gdn_baseline_recurrent_generic: K, V too large for shared memory");

@@ -1,17 +1,17 @@
 // The fused GDN decode kernel (design §5, one step, T = 1): causal conv + silu, l2norm, gates,
 // delta-rule state update and gated RMSNorm in one launch. ONE source; the qkvz/ba layout and the
 // state layout are policies (gdn_layouts.h):
-//   upstream = gdn_decode_fused_tiled<InterleavedLayout, ...>  (expects Qwen3-Next rows)
-//   native   = gdn_decode_fused_tiled<FlatLayout, ...>         (reads Qwen3.5 rows in place)
+//   upstream = gdn_decode_fused_fast<InterleavedLayout, ...>  (expects Qwen3-Next rows)
+//   native   = gdn_decode_fused_fast<FlatLayout, ...>         (reads Qwen3.5 rows in place)
 // so the port is a one-line change, and every offset comes from a reviewed contract.
 //
-// Work split (StateSplit, gdn_kernels.h): block (tile, hv, b) of gdn_decode_fused_tiled owns
-// columns [tile*kTile, (tile+1)*kTile) of value head hv of sequence b: its K x kTile state slice is
-// read once and written once. Each block recomputes the key head's q/k conv + l2norm (2K channels,
-// cheap next to the state). With several blocks per head (tiles > 1) they combine the RMSNorm
-// through the workspace, the last block to finish writing the head's output; with one (the whole
-// head, the fastest measured) no block waits for another. gdn_decode_fused_streamed is the other
-// one-block-per-head kernel: the head's state streamed through in column chunks.
+// Work split (StateSplit, gdn_kernels.h; the state walk, gdn_state_walks.h): block (tile, hv, b)
+// owns columns [tile*kColumns, (tile+1)*kColumns) of value head hv of sequence b: its K x kColumns
+// state slice is read once and written once. Each block recomputes the key head's q/k conv +
+// l2norm (2K channels, cheap next to the state). With several blocks per head (tiles > 1) they
+// combine the RMSNorm through the workspace, the last block to finish writing the head's output;
+// with one (the whole head in registers, the fastest measured, or streamed through in column
+// chunks) no block waits for another.
 #pragma once
 
 #include "gdn_decode_common.h"
@@ -98,83 +98,44 @@ __device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDi
   return qk_arrived == d.G() * tiles - 1;
 }
 
-// Fast path: K = kKeyDim, V = kValueDim = tiles * kTile and conv width kW at compile time; grid
-// (tiles, HV, batch), StateTile<State, kKeyDim, kTile, kLoads>::kThreads threads.
-template <class Layout, class State, int kKeyDim, int kValueDim, int kTile, int kLoads, int kW>
-__global__ void __launch_bounds__((StateTile<State, kKeyDim, kTile, kLoads>::kThreads),
-                                  (StateTile<State, kKeyDim, kTile, kLoads>::kMinBlocks))
-    gdn_decode_fused_tiled(GdnDecodeArgs args) {
-  using Tile = StateTile<State, kKeyDim, kTile, kLoads>;
+// Fast path: K = kKeyDim, V = kValueDim and conv width kW at compile time. Walk is how a block
+// covers its part of the head's state (gdn_state_tile.h): StateTile<State, kKeyDim, kTile, kLoads>
+// (grid (kValueDim / kTile, HV, batch), one K x kTile slice per block) or StreamedState<State,
+// kKeyDim, kValueDim, kChunk> (grid (1, HV, batch), the whole head streamed in chunks);
+// Walk::kThreads threads.
+template <class Layout, class Walk, int kKeyDim, int kValueDim, int kW>
+__global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
+    gdn_decode_fused_fast(GdnDecodeArgs args) {
   __shared__ unsigned short qk_window[2 * kKeyDim * kW];
   __shared__ float q[kKeyDim];
   __shared__ float k[kKeyDim];
-  __shared__ float value[kTile];
-  __shared__ float gate[kTile];
-  __shared__ float u[kTile];
-  __shared__ float o[kTile];
-  __shared__ float reduction[Tile::kReductionFloats];
+  __shared__ float value[Walk::kColumns];
+  __shared__ float gate[Walk::kColumns];
 
   const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
   const int hv = static_cast<int>(blockIdx.y);
   const int b = static_cast<int>(blockIdx.z);
-  const int v0 = static_cast<int>(blockIdx.x) * kTile;
+  const int v0 = static_cast<int>(blockIdx.x) * Walk::kColumns;
   float* state_row = args.state + b * args.state_row_stride;
 
   // Everything independent is in flight at once: the staging inputs and gates first (they come
-  // back first and are computed while the state slice is still arriving), then the slice.
-  FastStaging<Layout, kKeyDim, kTile, Tile::kThreads, kW> staging;
+  // back first and are computed while the state is still arriving), then the state.
+  FastStaging<Layout, kKeyDim, Walk::kColumns, Walk::kThreads, kW> staging;
   staging.load(args, d, b, hv, v0);
   const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
-  Tile tile;
-  tile.load(state_row, d, hv, v0);
+  Walk walk;
+  walk.load(state_row, d, hv, v0);
   staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const Gates gates = gate_inputs.gates();
   const QkNorm norm = l2norm_qk(q, k, kKeyDim);
-  tile.project(q, k, norm, gates, value, u, o, reduction);
-  const int norm_arrived = gated_rmsnorm(args, d, b, hv, v0, kTile, o, gate);
-  tile.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
+  const int norm_arrived =
+      walk.step(state_row, d, hv, v0, q, k, norm, gates, value, [&](const float* o) {
+        return gated_rmsnorm(args, d, b, hv, v0, Walk::kColumns, o, gate);
+      });
   if (threadIdx.x < wave::kWaveSize &&
       finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived))
-    shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
-}
-
-// Fast path, one block per head streaming the state (StreamedState): grid (1, HV, batch),
-// StreamedState<State, kKeyDim, kValueDim, kChunk>::kThreads threads. No norm handshake: the
-// block sees every column's o.
-template <class Layout, class State, int kKeyDim, int kValueDim, int kChunk, int kW>
-__global__ void __launch_bounds__((StreamedState<State, kKeyDim, kValueDim, kChunk>::kThreads),
-                                  (StreamedState<State, kKeyDim, kValueDim, kChunk>::kMinBlocks))
-    gdn_decode_fused_streamed(GdnDecodeArgs args) {
-  using Streamed = StreamedState<State, kKeyDim, kValueDim, kChunk>;
-  __shared__ unsigned short qk_window[2 * kKeyDim * kW];
-  __shared__ float q[kKeyDim];
-  __shared__ float k[kKeyDim];
-  __shared__ float value[kValueDim];
-  __shared__ float gate[kValueDim];
-  __shared__ float u[kChunk];
-  __shared__ float o[kValueDim];
-  __shared__ float reduction[Streamed::kReductionFloats];
-
-  const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
-  const int hv = static_cast<int>(blockIdx.y);
-  const int b = static_cast<int>(blockIdx.z);
-  float* state_row = args.state + b * args.state_row_stride;
-
-  FastStaging<Layout, kKeyDim, kValueDim, Streamed::kThreads, kW> staging;
-  staging.load(args, d, b, hv, 0);
-  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
-  Streamed state;
-  state.load_first(state_row, d, hv);
-  staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
-  __syncthreads();
-  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
-  const Gates gates = gate_inputs.gates();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
-  state.update_all(state_row, d, hv, q, k, norm, gates, value, u, o, reduction);
-  gated_rmsnorm(args, d, b, hv, 0, kValueDim, o, gate);  // one block: writes the output
-  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, b, hv, qk_arrived, -1))
     shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
 }
 

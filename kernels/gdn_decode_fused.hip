@@ -5,14 +5,13 @@
 
 #include "gdn_decode_fused.h"
 #include "gdn_kernels.h"
+#include "gdn_state_walks.h"
 #include "layoutcheck/gpu/check.h"
 
 namespace layoutcheck::kernels {
 namespace {
 
-constexpr int kStreamChunk = 32;  // columns per streamed chunk: 16 KB of state, 4 loads a thread
-
-// The tiled kernel assumes the state slice of a head is affine in (k, v) with the innermost index
+// The fast-path kernels assume the state slice of a head is affine in (k, v) with the innermost index
 // contiguous and 16-byte aligned; check that on the contract's offset function itself.
 template <class State>
 bool state_is_vectorisable(const GdnDecodeArgs& args) {
@@ -33,17 +32,14 @@ bool state_is_vectorisable(const GdnDecodeArgs& args) {
   return true;
 }
 
-// kLoads: 16-byte loads per thread. The whole head in one block is the batch-1 kernel, latency
-// bound: 256 threads with 16 loads each were 6 % faster there than 512 with 8 (PERF_NOTES.md).
-template <class Layout, class State, int kTile, int kLoads = kTile == kFastValueDim ? 16 : 8>
-void launch_tiled(const GdnDecodeArgs& args, hipStream_t stream) {
-  using Tile = StateTile<State, kFastKeyDim, kTile, kLoads>;
-  const dim3 grid(static_cast<unsigned>(kFastValueDim / kTile), static_cast<unsigned>(args.HV),
-                  static_cast<unsigned>(args.batch));
-  gdn_decode_fused_tiled<Layout, State, kFastKeyDim, kFastValueDim, kTile, kLoads, kFastConvWidth>
-      <<<grid, Tile::kThreads, 0, stream>>>(args);
-  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_tiled<") + Layout::kName + ", " +
-                       State::kName + ", tile " + std::to_string(kTile) + ">")
+template <class Layout, class State, class Walk>
+void launch_fast(const GdnDecodeArgs& args, StateSplit split, hipStream_t stream) {
+  const dim3 grid(static_cast<unsigned>(kFastValueDim / Walk::kColumns),
+                  static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  gdn_decode_fused_fast<Layout, Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>
+      <<<grid, Walk::kThreads, 0, stream>>>(args);
+  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_fast<") + Layout::kName + ", " +
+                       State::kName + ", " + state_split_name(split) + ">")
                           .c_str());
 }
 
@@ -64,29 +60,11 @@ void launch_generic(const GdnDecodeArgs& args, hipStream_t stream) {
 }
 
 template <class Layout, class State>
-void launch_streamed(const GdnDecodeArgs& args, hipStream_t stream) {
-  using Streamed = StreamedState<State, kFastKeyDim, kFastValueDim, kStreamChunk>;
-  const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
-  gdn_decode_fused_streamed<Layout, State, kFastKeyDim, kFastValueDim, kStreamChunk,
-                            kFastConvWidth><<<grid, Streamed::kThreads, 0, stream>>>(args);
-  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_streamed<") + Layout::kName + ", " +
-                       State::kName + ">")
-                          .c_str());
-}
-
-template <class Layout, class State>
 void launch_for(const GdnDecodeArgs& args, StateSplit split, bool fast, hipStream_t stream) {
   if (!fast) return launch_generic<Layout, State>(args, stream);
-  switch (split) {
-    case StateSplit::whole:
-      return launch_tiled<Layout, State, kFastValueDim>(args, stream);
-    case StateSplit::halves:
-      return launch_tiled<Layout, State, kFastValueDim / 2>(args, stream);
-    case StateSplit::quarters:
-      return launch_tiled<Layout, State, kFastValueDim / 4>(args, stream);
-    case StateSplit::streamed:
-      return launch_streamed<Layout, State>(args, stream);
-  }
+  visit_state_walk<State>(split, [&](auto walk) {
+    launch_fast<Layout, State, typename decltype(walk)::type>(args, split, stream);
+  });
 }
 
 void require_valid(const GdnDecodeArgs& args) {

@@ -7,6 +7,8 @@
 //     waves (shared memory, one partial per wave);
 //   key innermost ([HV,V,K]): a thread owns 4 consecutive keys in kLoadsPerThread rows (columns);
 //     row sums over k are a butterfly inside a group of K/4 lanes (never wider than a wave).
+// StateTile and StreamedState are the two state walks a fast-path kernel is instantiated with;
+// both offer kThreads, kMinBlocks, kColumns (of the head per block), load() and step().
 #pragma once
 
 #include "gdn_decode_common.h"
@@ -38,6 +40,7 @@ struct StateTile {
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 4 * kLoadsPerThread);
   // Shared floats project() needs (value-innermost layout only).
   static constexpr int kReductionFloats = kValueInnermost ? kWaves * 2 * kTile : 1;
+  static constexpr int kColumns = kTile;  // of the head, per block: grid.x = V / kColumns
 
   float4 s[kLoadsPerThread];
   float u_row[kLoadsPerThread];  // key-innermost layout: u of each owned column
@@ -127,6 +130,23 @@ struct StateTile {
     }
   }
 
+  // One decode step on the block's slice, with its shared scratch: project(), then
+  // on_output(o) (o: kTile floats in shared memory, visible to the whole block) before the
+  // updated slice is stored, so what on_output publishes overlaps the stores. Returns what
+  // on_output returns. @pre load().
+  template <class OnOutput>
+  __device__ auto step(float* state_row, const GdnDims& d, int hv, int v0, const float* q,
+                       const float* k, const QkNorm& norm, const Gates& gates, const float* value,
+                       OnOutput on_output) {
+    __shared__ float u[kTile];
+    __shared__ float o[kTile];
+    __shared__ float reduction[kReductionFloats];
+    project(q, k, norm, gates, value, u, o, reduction);
+    const auto published = on_output(static_cast<const float*>(o));
+    update_and_store(state_row, d, hv, v0, k, norm, gates, u);
+    return published;
+  }
+
   // S_new = decay * S + khat u^T, written back where it was read. @pre project() ran.
   __device__ void update_and_store(float* state_row, const GdnDims& d, int hv, int v0,
                                    const float* k, const QkNorm& norm, const Gates& gates,
@@ -165,30 +185,36 @@ struct StreamedState {
   static constexpr int kChunks = kValueDim / kChunk;
   static constexpr int kThreads = Chunk::kThreads;
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 2 * 4 * 4);  // two chunks held
-  static constexpr int kReductionFloats = Chunk::kReductionFloats;
+  static constexpr int kColumns = kValueDim;  // the whole head: grid.x = 1
   static_assert(kValueDim % kChunk == 0 && kChunks >= 2, "at least two whole chunks");
 
   Chunk chunk[2];
 
-  // Issues the first two chunks' loads; nothing waits for them until update_all().
-  __device__ void load_first(const float* state_row, const GdnDims& d, int hv) {
-    chunk[0].load(state_row, d, hv, 0);
-    chunk[1].load(state_row, d, hv, kChunk);
+  // Issues the first two chunks' loads; nothing waits for them until step(). v0 is 0.
+  __device__ void load(const float* state_row, const GdnDims& d, int hv, int v0) {
+    chunk[0].load(state_row, d, hv, v0);
+    chunk[1].load(state_row, d, hv, v0 + kChunk);
   }
 
-  // The delta rule over every column (StateTile::project, update_and_store); u is kChunk floats
-  // of shared scratch, o_out[j] receives column j's output. Ends with the block synchronised.
-  __device__ void update_all(float* state_row, const GdnDims& d, int hv, const float* q,
-                             const float* k, const QkNorm& norm, const Gates& gates,
-                             const float* value, float* u, float* o_out, float* reduction) {
+  // One decode step over every column (StateTile::project, update_and_store, chunk by chunk),
+  // then on_output(o) (o: kValueDim floats in shared memory, visible to the whole block); returns
+  // what on_output returns. @pre load().
+  template <class OnOutput>
+  __device__ auto step(float* state_row, const GdnDims& d, int hv, int v0, const float* q,
+                       const float* k, const QkNorm& norm, const Gates& gates, const float* value,
+                       OnOutput on_output) {
+    __shared__ float u[kChunk];
+    __shared__ float o[kValueDim];
+    __shared__ float reduction[Chunk::kReductionFloats];
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
       Chunk& current = chunk[c % 2];
-      const int v0 = c * kChunk;
-      current.project(q, k, norm, gates, value + v0, u, o_out + v0, reduction);
-      current.update_and_store(state_row, d, hv, v0, k, norm, gates, u);
-      if (c + 2 < kChunks) current.load(state_row, d, hv, v0 + 2 * kChunk);
+      const int column = v0 + c * kChunk;
+      current.project(q, k, norm, gates, value + c * kChunk, u, o + c * kChunk, reduction);
+      current.update_and_store(state_row, d, hv, column, k, norm, gates, u);
+      if (c + 2 < kChunks) current.load(state_row, d, hv, column + 2 * kChunk);
     }
+    return on_output(static_cast<const float*>(o));
   }
 };
 

@@ -48,7 +48,7 @@ if wants build; then
     -DLAYOUTCHECK_PTXAS_VERBOSE=ON || { cat "$logs/configure.log"; exit 1; }
   step build 300 cmake --build "$build" -j16 --target gpu_tests codegen_tests layoutcheck_cli \
     layoutcheck_gpu_timing || { tail -60 "$logs/build.log"; exit 1; }
-  grep -A3 "Compiling entry function.*gdn_decode_fused_tiled.*FlatLayout" "$logs/build.log" \
+  grep -A3 "Compiling entry function.*gdn_decode_fused_fast.*FlatLayout" "$logs/build.log" \
     | grep -E "registers|spill" >"$logs/ptxas-native.txt" || true
 fi
 tests=$build/tests/gpu_tests

@@ -1,0 +1,35 @@
+// Which state walk (gdn_state_tile.h) each StateSplit names on the fast path (K = kFastKeyDim,
+// V = kFastValueDim), shared by the fused and the baseline launchers so both run the same shapes.
+#pragma once
+
+#include "gdn_decode_common.h"
+#include "gdn_kernels.h"
+#include "gdn_state_tile.h"
+
+namespace layoutcheck::kernels {
+
+inline constexpr int kStreamChunk = 32;  // columns per streamed chunk: 16 KB of state, 4 loads a thread
+
+template <class Walk>
+struct WalkTag {
+  using type = Walk;
+};
+
+// Calls visit(WalkTag<Walk>{}) with the walk for split. The whole head in one block is the
+// batch-1 kernel, latency bound: 256 threads with 16 loads each were 6 % faster there than 512
+// with 8 (kernels/PERF_NOTES.md); the smaller tiles hold 8 loads a thread.
+template <class State, class Visitor>
+void visit_state_walk(StateSplit split, Visitor&& visit) {
+  switch (split) {
+    case StateSplit::whole:
+      return visit(WalkTag<StateTile<State, kFastKeyDim, kFastValueDim, 16>>{});
+    case StateSplit::halves:
+      return visit(WalkTag<StateTile<State, kFastKeyDim, kFastValueDim / 2, 8>>{});
+    case StateSplit::quarters:
+      return visit(WalkTag<StateTile<State, kFastKeyDim, kFastValueDim / 4, 8>>{});
+    case StateSplit::streamed:
+      return visit(WalkTag<StreamedState<State, kFastKeyDim, kFastValueDim, kStreamChunk>>{});
+  }
+}
+
+}  // namespace layoutcheck::kernels
