@@ -31,6 +31,11 @@ __host__ __device__ inline long long fused_workspace_floats(long long batch, lon
   return batch * HV * (V + kMaxTilesPerHead);
 }
 
+// Head's counter of blocks that published their part of the gated RMSNorm.
+__device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d, long long head) {
+  return args.sync_counters + args.batch * d.H + head;
+}
+
 // The gated RMSNorm out = o * rsqrt(mean(o^2) + eps) * gate, for columns [v0, v0 + tile) of
 // head hv. Every wave sums o^2 over the tile's o itself (as l2norm_qk does: no block barrier).
 // With one block per head (tiles == 1) it writes the output and returns -1. With several,
@@ -39,10 +44,6 @@ __host__ __device__ inline long long fused_workspace_floats(long long batch, lon
 // finishes the norm for the whole head in finish_gated_rmsnorm. Publishing before the state is
 // stored keeps the fence cheap and lets the atomic's round trip overlap the stores.
 // @pre o visible to the whole block.
-__device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d, long long head) {
-  return args.sync_counters + args.batch * d.H + head;
-}
-
 __device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
                                     int v0, int tile, const float* o, const float* gate) {
   const int tiles = static_cast<int>(gridDim.x);
@@ -130,12 +131,10 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
   const Gates gates = gate_inputs.gates();
   const QkNorm norm = l2norm_qk(q, k, kKeyDim);
-  const int norm_arrived =
-      walk.step(state_row, d, hv, v0, q, k, norm, gates, value, [&](const float* o) {
-        return gated_rmsnorm(args, d, b, hv, v0, Walk::kColumns, o, gate);
-      });
-  if (threadIdx.x < wave::kWaveSize &&
-      finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived))
+  const int norm_arrived = walk.step(
+      state_row, d, hv, v0, q, k, norm, gates, value,
+      [&](const float* o) { return gated_rmsnorm(args, d, b, hv, v0, Walk::kColumns, o, gate); });
+  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived))
     shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
 }
 

@@ -11,8 +11,8 @@
 namespace layoutcheck::kernels {
 namespace {
 
-// The fast-path kernels assume the state slice of a head is affine in (k, v) with the innermost index
-// contiguous and 16-byte aligned; check that on the contract's offset function itself.
+// The fast-path kernels assume the state slice of a head is affine in (k, v) with the innermost
+// index contiguous and 16-byte aligned; check that on the contract's offset function itself.
 template <class State>
 bool state_is_vectorisable(const GdnDecodeArgs& args) {
   const GdnDims d = dims_of(args);
@@ -34,12 +34,15 @@ bool state_is_vectorisable(const GdnDecodeArgs& args) {
 
 template <class Layout, class State, class Walk>
 void launch_fast(const GdnDecodeArgs& args, StateSplit split, hipStream_t stream) {
+  static_assert(
+      kFastValueDim / Walk::kColumns <= kMaxTilesPerHead,
+      "the workspace (fused_workspace_floats) holds kMaxTilesPerHead norm partials a head");
   const dim3 grid(static_cast<unsigned>(kFastValueDim / Walk::kColumns),
                   static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
   gdn_decode_fused_fast<Layout, Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>
       <<<grid, Walk::kThreads, 0, stream>>>(args);
-  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_fast<") + Layout::kName + ", " +
-                       State::kName + ", " + state_split_name(split) + ">")
+  LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_fast<") + Layout::kName + ", " + State::kName +
+                       ", " + state_split_name(split) + ">")
                           .c_str());
 }
 

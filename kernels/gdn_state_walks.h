@@ -8,7 +8,8 @@
 
 namespace layoutcheck::kernels {
 
-inline constexpr int kStreamChunk = 32;  // columns per streamed chunk: 16 KB of state, 4 loads a thread
+// Columns per streamed chunk: 16 KB of state, 4 loads a thread.
+inline constexpr int kStreamChunk = 32;
 
 template <class Walk>
 struct WalkTag {

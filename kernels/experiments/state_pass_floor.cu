@@ -10,8 +10,8 @@
 // no norm, no gates, so its time is below anything the fused step can take with the same split.
 // NVIDIA only (clusters and dependent launch have no gfx9 equivalent), so it stays out of the
 // HIP-spelled code base:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/state_pass_floor kernels/experiments/state_pass_floor.cu
-//   /tmp/state_pass_floor
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/state_pass_floor
+//   kernels/experiments/state_pass_floor.cu /tmp/state_pass_floor
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -22,18 +22,26 @@
 
 namespace cg = cooperative_groups;
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
+#define CK(x)                                                                       \
+  do {                                                                              \
+    cudaError_t e = (x);                                                            \
+    if (e != cudaSuccess) {                                                         \
       std::printf("CUDA %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
-      std::exit(1);                                                            \
-    }                                                                          \
+      std::exit(1);                                                                 \
+    }                                                                               \
   } while (0)
 
 constexpr int K = 128, V = 128, HV = 48;
-enum : int { kReduce = 1, kCluster = 2, kGlobal = 4, kAtomic = 8, kPdlWaitFirst = 16, kPdlWaitLate = 32,
-             kClusterOnly = 64, kPush = 128 };
+enum : int {
+  kReduce = 1,
+  kCluster = 2,
+  kGlobal = 4,
+  kAtomic = 8,
+  kPdlWaitFirst = 16,
+  kPdlWaitLate = 32,
+  kClusterOnly = 64,
+  kPush = 128
+};
 constexpr int kClustered = kCluster | kClusterOnly | kPush;
 
 __device__ float block_sum(float x, float* sh) {
@@ -68,9 +76,11 @@ __global__ void __launch_bounds__(kThreads) pass(float* state, float* ws, int* c
   const int row0 = threadIdx.x / kQuads;
   float4 r[kLoads];
 #pragma unroll
-  for (int i = 0; i < kLoads; ++i) r[i] = *reinterpret_cast<float4*>(s + (row0 + i * kRowStep) * V + col);
+  for (int i = 0; i < kLoads; ++i)
+    r[i] = *reinterpret_cast<float4*>(s + (row0 + i * kRowStep) * V + col);
   if constexpr (kMode & kPdlWaitLate) asm volatile("griddepcontrol.wait;" ::: "memory");
-  if constexpr (kMode & (kPdlWaitFirst | kPdlWaitLate)) asm volatile("griddepcontrol.launch_dependents;");
+  if constexpr (kMode & (kPdlWaitFirst | kPdlWaitLate))
+    asm volatile("griddepcontrol.launch_dependents;");
   int arrived = 0;
   if constexpr (kMode & kAtomic)
     if (threadIdx.x == 0) arrived = atomicAdd(counters + head * 2 + 1, 1);
@@ -143,7 +153,8 @@ void launch(float* state, float* ws, int* counters, int heads, cudaStream_t st) 
   int n = 0;
   if constexpr (kMode & kClustered) {
     attrs[n].id = cudaLaunchAttributeClusterDimension;
-    attrs[n].val.clusterDim.x = kSplit, attrs[n].val.clusterDim.y = 1, attrs[n].val.clusterDim.z = 1;
+    attrs[n].val.clusterDim.x = kSplit, attrs[n].val.clusterDim.y = 1,
+    attrs[n].val.clusterDim.z = 1;
     ++n;
   }
   if constexpr (kMode & (kPdlWaitFirst | kPdlWaitLate)) {
@@ -187,7 +198,8 @@ double time_it(Layers& L, int heads, const char* name) {
     t.push_back(ms * 1e3 / L.state.size());
   }
   std::sort(t.begin(), t.end());
-  std::printf("| %-34s | %4d | %7.2f | %7.2f |\n", name, heads / HV, t[t.size() / 2], t[t.size() / 10]);
+  std::printf("| %-34s | %4d | %7.2f | %7.2f |\n", name, heads / HV, t[t.size() / 2],
+              t[t.size() / 10]);
   CK(cudaGraphExecDestroy(exec));
   CK(cudaGraphDestroy(graph));
   CK(cudaStreamDestroy(st));

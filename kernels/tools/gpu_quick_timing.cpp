@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/gdn_kernels.h"
 #include "layoutcheck/gdn/random_problem.h"
 #include "layoutcheck/gdn/standard_layouts.h"
-#include "kernels/gdn_kernels.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/gdn_paths.h"
@@ -214,8 +214,8 @@ int run(const Options& options) {
   for (const Row& row : rows)
     std::printf("| %s%s | %lld | %s | %.2f | %.2f-%.2f | %.2f | %.2f | %.0f%% |\n",
                 row.path.c_str(), row.path == "upstream-direct" ? " (INVALID: misreads)" : "",
-                static_cast<long long>(row.batch), row.split.c_str(), row.median_us, row.p10_us, row.p90_us,
-                row.hot_us, row.floor_us, 100.0 * row.floor_us / row.median_us);
+                static_cast<long long>(row.batch), row.split.c_str(), row.median_us, row.p10_us,
+                row.p90_us, row.hot_us, row.floor_us, 100.0 * row.floor_us / row.median_us);
   return 0;
 }
 
