@@ -61,11 +61,11 @@ __global__ void __launch_bounds__(kElementwiseThreads)
   buffers.beta[i] = sigmoid(bf16_at(row, FlatLayout::b(d, hv)));
 }
 
-// Stages q, k (key head of hv) and the value columns [v0, v0+tile) from the conv output.
+// Stages q, k (key head h) and the value columns [v0, v0+tile) of value head hv from the conv
+// output.
 __device__ void stage_from_conv_out(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                                    const GdnDims& d, int b, int hv, int v0, int tile, float* q,
-                                    float* k, float* value) {
-  const int h = hv / d.G();
+                                    const GdnDims& d, int b, int h, int hv, int v0, int tile,
+                                    float* q, float* k, float* value) {
   const float* conv = buffers.conv_out + static_cast<long long>(b) * d.conv_channels();
   for (int i = static_cast<int>(threadIdx.x); i < 2 * d.K + tile;
        i += static_cast<int>(blockDim.x)) {
@@ -91,14 +91,14 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   __shared__ float k[kKeyDim];
   __shared__ float value[Walk::kColumns];
   const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
-  const int hv = static_cast<int>(blockIdx.y);
-  const int b = static_cast<int>(blockIdx.z);
-  const int v0 = static_cast<int>(blockIdx.x) * Walk::kColumns;
+  const HeadBlock block = head_block<kValueDim / Walk::kColumns>();
+  const int b = block.b, hv = block.hv;
+  const int v0 = block.tile * Walk::kColumns;
   float* state_row = args.state + b * args.state_row_stride;
 
   Walk walk;
   walk.load(state_row, d, hv, v0);
-  stage_from_conv_out(args, buffers, d, b, hv, v0, Walk::kColumns, q, k, value);
+  stage_from_conv_out(args, buffers, d, b, block.h, hv, v0, Walk::kColumns, q, k, value);
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
@@ -120,10 +120,10 @@ __global__ void __launch_bounds__(kGenericThreads)
   float* value = k + d.K;
   float* u = value + d.V;
   float* o = u + d.V;
-  const int hv = static_cast<int>(blockIdx.y);
-  const int b = static_cast<int>(blockIdx.z);
+  const HeadBlock block = head_block<1>();
+  const int b = block.b, hv = block.hv;
   float* state_row = args.state + b * args.state_row_stride;
-  stage_from_conv_out(args, buffers, d, b, hv, 0, d.V, q, k, value);
+  stage_from_conv_out(args, buffers, d, b, block.h, hv, 0, d.V, q, k, value);
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
@@ -159,8 +159,7 @@ __global__ void __launch_bounds__(kNormThreads)
 template <class State, class Walk>
 void launch_recurrent_fast(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                            StateSplit split, hipStream_t stream) {
-  const dim3 grid(static_cast<unsigned>(kFastValueDim / Walk::kColumns),
-                  static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  const dim3 grid = head_block_grid(args, kFastValueDim / Walk::kColumns);
   gdn_baseline_recurrent_fast<Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>
       <<<grid, Walk::kThreads, 0, stream>>>(args, buffers);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_fast<") + State::kName + ", " +
@@ -178,7 +177,7 @@ void launch_recurrent(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
   const long long shared_bytes = generic_shared_bytes(args.K, args.V);
   if (shared_bytes > 48 * 1024)
     throw gpu::GpuError("gdn_baseline_recurrent_generic: K, V too large for shared memory");
-  const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  const dim3 grid = head_block_grid(args, 1);
   gdn_baseline_recurrent_generic<State>
       <<<grid, kGenericThreads, static_cast<unsigned>(shared_bytes), stream>>>(args, buffers);
   LC_GPU_CHECK_LAUNCH(

@@ -52,6 +52,39 @@ __device__ inline GdnDims fast_dims(const GdnDecodeArgs& args) {
   return d;
 }
 
+// The head a block of a state kernel (fused, or the baseline's recurrent step) owns. The grid is
+// (tiles * G, H, batch): the key head is the block's y index and the value head comes from x
+// without dividing by G = HV / H (two dependent integer divisions used to sit ahead of every load,
+// kernels/PERF_NOTES.md v13). The G * tiles blocks of one key head are neighbours in x.
+struct HeadBlock {
+  int b;        // sequence
+  int h;        // key head
+  int hv;       // value head
+  int tile;     // which of the head's column slices
+  int tiles;    // column slices per head
+  int sharers;  // blocks that read key head h's staged q/k: G * tiles
+};
+
+template <int kTiles>
+__device__ inline HeadBlock head_block() {
+  const int x = static_cast<int>(blockIdx.x);
+  const int sharers = static_cast<int>(gridDim.x);
+  HeadBlock block;
+  block.b = static_cast<int>(blockIdx.z);
+  block.h = static_cast<int>(blockIdx.y);
+  block.hv = block.h * (sharers / kTiles) + x / kTiles;
+  block.tile = x % kTiles;
+  block.tiles = kTiles;
+  block.sharers = sharers;
+  return block;
+}
+
+// The grid head_block() reads: one block per (tile, value head, sequence).
+inline dim3 head_block_grid(const GdnDecodeArgs& args, int tiles) {
+  return dim3(static_cast<unsigned>(tiles * (args.HV / args.H)), static_cast<unsigned>(args.H),
+              static_cast<unsigned>(args.batch));
+}
+
 // exp(g) and beta of one value head (design §5 step 3, fp32).
 struct Gates {
   float decay;  // exp(g), g = -exp(A_log) * softplus(a + dt_bias)
@@ -115,9 +148,8 @@ struct StagedHead {
 // block and is shifted here; the Q/K channels' state is shared by every block of the key head and
 // is shifted once every block of the key head has read it (arrive_qk / shift_qk_conv_state).
 template <class Layout>
-__device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
-                                   int v0, int tile, const StagedHead& staged) {
-  const int h = hv / d.G();
+__device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, int b, int h,
+                                   int hv, int v0, int tile, const StagedHead& staged) {
   const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
   unsigned short* conv =
       args.conv_state + b * static_cast<long long>(d.conv_channels()) * (d.W - 1);
@@ -165,8 +197,8 @@ struct FastStaging {
   unsigned short weight[kPerThread][kW];  // conv weights; for Z items [0] is the norm weight
   int taps[kPerThread];
 
-  __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv, int v0) {
-    const int h = hv / d.G();
+  __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block, int v0) {
+    const int b = block.b, h = block.h, hv = block.hv;
     const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
     const unsigned short* conv = conv_row(args, d, b);
 #pragma unroll

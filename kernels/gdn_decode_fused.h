@@ -44,13 +44,14 @@ __device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d,
 // finishes the norm for the whole head in finish_gated_rmsnorm. Publishing before the state is
 // stored keeps the fence cheap and lets the atomic's round trip overlap the stores.
 // @pre o visible to the whole block.
-__device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv,
-                                    int v0, int tile, const float* o, const float* gate) {
-  const int tiles = static_cast<int>(gridDim.x);
+__device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d,
+                                    const HeadBlock& block, int v0, int tile, const float* o,
+                                    const float* gate) {
+  const int tiles = block.tiles;
   float sum = 0.0f;
   for (int j = wave::lane_id(); j < tile; j += wave::kWaveSize) sum += o[j] * o[j];
   sum = wave::group_sum<wave::kWaveSize>(sum);
-  const long long head = static_cast<long long>(b) * d.HV + hv;
+  const long long head = static_cast<long long>(block.b) * d.HV + block.hv;
   if (tiles == 1) {
     unsigned short* out = args.out + head * d.V;
     const float inverse_rms = 1.0f / sqrtf(sum / static_cast<float>(d.V) + kNormEpsilon);
@@ -62,17 +63,17 @@ __device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d,
   float* partials = args.workspace + args.batch * d.HV * d.V + head * tiles;
   for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
     gated[v0 + j] = o[j] * gate[j];
-  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+  if (threadIdx.x == 0) partials[block.tile] = sum;
   __threadfence();
   __syncthreads();
   return threadIdx.x == 0 ? atomicAdd(norm_counter(args, d, head), 1) : -1;
 }
 
 // Run by wave 0 of the block that arrived last at the head's norm counter.
-__device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d, int b,
-                                            int hv) {
-  const int tiles = static_cast<int>(gridDim.x);
-  const long long head = static_cast<long long>(b) * d.HV + hv;
+__device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d,
+                                            const HeadBlock& block) {
+  const int tiles = block.tiles;
+  const long long head = static_cast<long long>(block.b) * d.HV + block.hv;
   if (threadIdx.x == 0) *norm_counter(args, d, head) = 0;
   __threadfence();
   // Written by other blocks: read around the (non-coherent) L1.
@@ -90,20 +91,20 @@ __device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const Gdn
 // handshakes: thread 0 holds the arrival counts of the Q/K conv-state and norm handshakes, and the
 // last arrivals do the shared work. Returns whether this block shifts the Q/K conv state (wave 0
 // of the caller does, from what it staged).
-__device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDims& d, int b,
-                                          int hv, int qk_arrived, int norm_arrived) {
-  const int tiles = static_cast<int>(gridDim.x);
+__device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDims& d,
+                                          const HeadBlock& block, int qk_arrived,
+                                          int norm_arrived) {
   qk_arrived = wave::broadcast_first(qk_arrived);
   norm_arrived = wave::broadcast_first(norm_arrived);
-  if (tiles > 1 && norm_arrived == tiles - 1) finish_gated_rmsnorm(args, d, b, hv);
-  return qk_arrived == d.G() * tiles - 1;
+  if (block.tiles > 1 && norm_arrived == block.tiles - 1) finish_gated_rmsnorm(args, d, block);
+  return qk_arrived == block.sharers - 1;
 }
 
 // Fast path: K = kKeyDim, V = kValueDim and conv width kW at compile time. Walk is how a block
 // covers its part of the head's state (gdn_state_tile.h): StateTile<State, kKeyDim, kTile, kLoads>
-// (grid (kValueDim / kTile, HV, batch), one K x kTile slice per block) or StreamedState<State,
-// kKeyDim, kValueDim, kChunk> (grid (1, HV, batch), the whole head streamed in chunks);
-// Walk::kThreads threads.
+// (kValueDim / kTile tiles a head, one K x kTile slice per block) or StreamedState<State,
+// kKeyDim, kValueDim, kChunk> (one tile, the whole head streamed in chunks); Walk::kThreads
+// threads, the grid head_block_grid(args, tiles).
 template <class Layout, class Walk, int kKeyDim, int kValueDim, int kW>
 __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
     gdn_decode_fused_fast(GdnDecodeArgs args) {
@@ -114,31 +115,32 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   __shared__ float gate[Walk::kColumns];
 
   const GdnDims d = fast_dims<kKeyDim, kValueDim, kW>(args);
-  const int hv = static_cast<int>(blockIdx.y);
-  const int b = static_cast<int>(blockIdx.z);
-  const int v0 = static_cast<int>(blockIdx.x) * Walk::kColumns;
+  const HeadBlock block = head_block<kValueDim / Walk::kColumns>();
+  const int b = block.b, hv = block.hv;
+  const int v0 = block.tile * Walk::kColumns;
   float* state_row = args.state + b * args.state_row_stride;
 
   // Everything independent is in flight at once: the staging inputs and gates first (they come
   // back first and are computed while the state is still arriving), then the state.
   FastStaging<Layout, kKeyDim, Walk::kColumns, Walk::kThreads, kW> staging;
-  staging.load(args, d, b, hv, v0);
+  staging.load(args, d, block, v0);
   const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
   Walk walk;
   walk.load(state_row, d, hv, v0);
   staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
   __syncthreads();
-  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
+  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, block.h) : -1;
   const Gates gates = gate_inputs.gates();
   const QkNorm norm = l2norm_qk(q, k, kKeyDim);
   const int norm_arrived = walk.step(
       state_row, d, hv, v0, q, k, norm, gates, value,
-      [&](const float* o) { return gated_rmsnorm(args, d, b, hv, v0, Walk::kColumns, o, gate); });
-  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, b, hv, qk_arrived, norm_arrived))
-    shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, hv / d.G(), qk_window);
+      [&](const float* o) { return gated_rmsnorm(args, d, block, v0, Walk::kColumns, o, gate); });
+  if (threadIdx.x < wave::kWaveSize &&
+      finish_shared_work(args, d, block, qk_arrived, norm_arrived))
+    shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, block.h, qk_window);
 }
 
-// Any K, V (odd shapes): grid (1, HV, batch), kGenericThreads threads, dynamic shared memory of
+// Any K, V (odd shapes): grid head_block_grid(args, 1), kGenericThreads threads, dynamic shared memory of
 // generic_shared_bytes(K, V). Reads the state twice (project, then update); correctness path.
 inline constexpr int kGenericThreads = 256;
 __host__ __device__ inline long long generic_shared_bytes(long long K, long long V) {
@@ -181,19 +183,19 @@ __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnD
   float* gate = value + d.V;
   float* u = gate + d.V;
   float* o = u + d.V;
-  const int hv = static_cast<int>(blockIdx.y);
-  const int b = static_cast<int>(blockIdx.z);
+  const HeadBlock block = head_block<1>();
+  const int b = block.b, hv = block.hv;
   float* state_row = args.state + b * args.state_row_stride;
 
-  stage_fused_inputs<Layout>(args, d, b, hv, 0, d.V, StagedHead{q, k, value, gate});
+  stage_fused_inputs<Layout>(args, d, b, block.h, hv, 0, d.V, StagedHead{q, k, value, gate});
   const Gates gates = load_gates<Layout>(args, d, b, hv);
   __syncthreads();
-  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, hv / d.G()) : -1;
+  const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, block.h) : -1;
   const QkNorm norm = l2norm_qk(q, k, d.K);
   update_state_generic<State>(state_row, d, hv, q, k, norm, gates, value, u, o);
-  gated_rmsnorm(args, d, b, hv, 0, d.V, o, gate);
-  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, b, hv, qk_arrived, -1))
-    shift_qk_conv_state<Layout>(args, d, b, hv / d.G());
+  gated_rmsnorm(args, d, block, 0, d.V, o, gate);
+  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, block, qk_arrived, -1))
+    shift_qk_conv_state<Layout>(args, d, b, block.h);
 }
 
 }  // namespace layoutcheck::kernels

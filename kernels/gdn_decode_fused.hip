@@ -37,8 +37,7 @@ void launch_fast(const GdnDecodeArgs& args, StateSplit split, hipStream_t stream
   static_assert(
       kFastValueDim / Walk::kColumns <= kMaxTilesPerHead,
       "the workspace (fused_workspace_floats) holds kMaxTilesPerHead norm partials a head");
-  const dim3 grid(static_cast<unsigned>(kFastValueDim / Walk::kColumns),
-                  static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  const dim3 grid = head_block_grid(args, kFastValueDim / Walk::kColumns);
   gdn_decode_fused_fast<Layout, Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>
       <<<grid, Walk::kThreads, 0, stream>>>(args);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_fast<") + Layout::kName + ", " + State::kName +
@@ -54,7 +53,7 @@ void launch_generic(const GdnDecodeArgs& args, hipStream_t stream) {
                         ", V = " + std::to_string(args.V) +
                         " need more than 48 KiB of shared memory; sizes this large need a tiled "
                         "kernel");
-  const dim3 grid(1, static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
+  const dim3 grid = head_block_grid(args, 1);
   gdn_decode_fused_generic<Layout, State>
       <<<grid, kGenericThreads, static_cast<unsigned>(shared_bytes), stream>>>(args);
   LC_GPU_CHECK_LAUNCH(

@@ -4,6 +4,8 @@
 # baseline rows, so several hypotheses cost one device call. The committed tree is the baseline.
 #   bash scripts/gpu-tune-variants.sh 'NAME|FILE|SED-EXPRESSION' ...
 #   e.g. 'chunk16|kernels/gdn_decode_fused.hip|s/kStreamChunk = 32/kStreamChunk = 16/'
+# A variant that spans files is a patch instead: 'NAME|FILE.patch|' (applied with patch -p1 to
+# the copy; `git diff -R > old.patch` times the last commit beside the working tree).
 # Environment: TUNE_BATCHES (default 1,64,256); logs under $OUT/tune-<name>.log.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +32,9 @@ for spec in "$@"; do
   tree=/tmp/tune-tree-$name
   rm -rf "$tree" && mkdir -p "$tree"
   tar -C "$root" --exclude='./build*' --exclude='./out*' -cf - . | tar -C "$tree" -xf -
-  if ! sed -i "$expression" "$tree/$file" || cmp -s "$root/$file" "$tree/$file"; then
+  if [[ $file == *.patch ]]; then
+    patch -s -p1 -d "$tree" <"$root/$file" || { echo "$name: $file does not apply"; continue; }
+  elif ! sed -i "$expression" "$tree/$file" || cmp -s "$root/$file" "$tree/$file"; then
     echo "$name: the edit changed nothing in $file"
     continue
   fi
