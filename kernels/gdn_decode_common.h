@@ -197,7 +197,8 @@ struct FastStaging {
   unsigned short weight[kPerThread][kW];  // conv weights; for Z items [0] is the norm weight
   int taps[kPerThread];
 
-  __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block, int v0) {
+  __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
+                       int v0) {
     const int b = block.b, h = block.h, hv = block.hv;
     const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
     const unsigned short* conv = conv_row(args, d, b);

@@ -135,13 +135,13 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   const int norm_arrived = walk.step(
       state_row, d, hv, v0, q, k, norm, gates, value,
       [&](const float* o) { return gated_rmsnorm(args, d, block, v0, Walk::kColumns, o, gate); });
-  if (threadIdx.x < wave::kWaveSize &&
-      finish_shared_work(args, d, block, qk_arrived, norm_arrived))
+  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, block, qk_arrived, norm_arrived))
     shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, block.h, qk_window);
 }
 
-// Any K, V (odd shapes): grid head_block_grid(args, 1), kGenericThreads threads, dynamic shared memory of
-// generic_shared_bytes(K, V). Reads the state twice (project, then update); correctness path.
+// Any K, V (odd shapes): grid head_block_grid(args, 1), kGenericThreads threads, dynamic shared
+// memory of generic_shared_bytes(K, V). Reads the state twice (project, then update); correctness
+// path.
 inline constexpr int kGenericThreads = 256;
 __host__ __device__ inline long long generic_shared_bytes(long long K, long long V) {
   return (2 * K + 4 * V) * static_cast<long long>(sizeof(float));

@@ -8,7 +8,8 @@
 // bandwidth, so every figure stands beside its floor. Prints a Markdown table last.
 //
 // --split-sweep also times the native and baseline paths with every StateSplit forced, and a
-// graph of one tiny kernel per layer gives the launch floor a per-layer figure cannot beat.
+// graph of one-thread kernels, one per layer, gives the launch floor a per-layer figure cannot
+// beat.
 //
 //   layoutcheck_gpu_timing [--batches 1,64,256] [--layers 48] [--replays 30] [--split-sweep]
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/gdn_paths.h"
 #include "layoutcheck/gpu/stream.h"
+#include "layoutcheck/gpu_bench/launch_floor.h"
 
 namespace {
 
@@ -153,23 +155,6 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
   return row;
 }
 
-// Per-layer time of a graph holding one tiny kernel per layer (the ba adapter on one row, 96
-// elements): what graph replay costs per node on this device, below which no per-layer figure
-// can go.
-double launch_floor_us(const GdnShape& shape, int layers, int replays) {
-  DeviceBuffer<bf16_bits> flat(static_cast<std::size_t>(shape.ba_elements()));
-  DeviceBuffer<bf16_bits> interleaved(static_cast<std::size_t>(shape.ba_elements()));
-  flat.fill_bytes(0);
-  Stream stream(Stream::Kind::non_blocking);
-  Graph graph(stream, [&](hipStream_t s) {
-    for (int i = 0; i < layers; ++i)
-      kernels::launch_adapt_ba_flat_to_interleaved(flat.data(), shape.ba_elements(),
-                                                   interleaved.data(), shape.ba_elements(), 1,
-                                                   shape.H, shape.HV, s);
-  });
-  return percentile(time_graph(stream, graph, replays), 0.5) / layers;
-}
-
 int run(const Options& options) {
   const DeviceInfo& device = current_device();
   std::cout << "device: " << device.name << " (" << device.arch << ", " << device.multiprocessors
@@ -179,8 +164,10 @@ int run(const Options& options) {
 
   const GdnShape shape;  // 16/48/128/128, W = 4
   if (options.split_sweep)
-    std::printf("launch floor: %.2f us per graph node (one tiny kernel per layer)\n",
-                launch_floor_us(shape, options.layers, options.replays));
+    std::printf(
+        "launch floor: %.2f us per graph node (one tiny kernel per layer)\n",
+        measure_launch_floor(Stream(Stream::Kind::non_blocking), options.layers, 3, options.replays)
+            .node.median);
   std::vector<Row> rows;
   for (std::int64_t batch : options.batches) {
     const GdnStepInputs inputs = make_inputs(shape, batch);

@@ -67,6 +67,10 @@ inline BenchReport synthetic_gdn_report() {
   report.copy_bandwidth.bytes_per_copy = 2'000'000'000;   // 1 GB read + 1 GB written
   report.copy_bandwidth.copy_us = samples_around(500.0);  // → 4.0 TB/s
   report.copy_bandwidth.copy = summarize(report.copy_bandwidth.copy_us);
+  LaunchFloor& launch = report.launch_floor.emplace();
+  launch.nodes_per_graph = 48;
+  launch.node_us = samples_around(1.25);
+  launch.node = summarize(launch.node_us);
   report.minimum_traffic = gdn_minimum_traffic(shape);
   report.baseline = "baseline";
   report.comparisons = {{"native", "adapter+upstream"}};

@@ -38,6 +38,33 @@ TEST(JsonReport, CarriesSamplesSummariesAndDerivedFigures) {
   EXPECT_EQ(native["launches"].as_int(), 1);
 }
 
+TEST(JsonReport, LaunchFloorRoundTripsAndMayBeAbsent) {
+  const Json json = bench_report_to_json(synthetic_gdn_report());
+  EXPECT_EQ(json["launch_floor"]["nodes_per_graph"].as_int(), 48);
+  EXPECT_DOUBLE_EQ(json["launch_floor"]["node_us"]["median"].as_double(), 1.25);
+  EXPECT_EQ(json["launch_floor"]["node_us"]["samples"].size(), 5u);
+
+  // Reports recorded before the launch floor was measured still read, and render without it.
+  BenchReport older = synthetic_gdn_report();
+  older.launch_floor.reset();
+  const BenchReport back = bench_report_from_json(Json::parse(render_json_report(older)));
+  EXPECT_FALSE(back.launch_floor.has_value());
+  EXPECT_THAT(render_markdown_report(back), ::testing::Not(::testing::HasSubstr("launch floor")));
+}
+
+TEST(JsonReport, RejectsALaunchFloorWithoutSamplesOrNodes) {
+  const Json json = bench_report_to_json(synthetic_gdn_report());
+  const Json& samples = json["launch_floor"]["node_us"];
+  const Json empty_samples = Json::object().set("samples", Json::array());
+  for (const Json& floor : {Json::object().set("nodes_per_graph", 0).set("node_us", samples),
+                            Json::object().set("nodes_per_graph", 48).set("node_us", empty_samples),
+                            Json::object().set("nodes_per_graph", 48)}) {
+    Json document = json;
+    document.set("launch_floor", floor);
+    EXPECT_THROW(bench_report_from_json(document), std::runtime_error) << floor.dump();
+  }
+}
+
 TEST(JsonReport, InvalidPathHasReasonsAndNoTimings) {
   const Json json = bench_report_to_json(synthetic_gdn_report());
   const Json& direct = json["paths"][3];

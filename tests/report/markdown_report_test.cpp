@@ -101,6 +101,8 @@ TEST(MarkdownReport, HeaderNamesBandwidthMethodAndCommand) {
   EXPECT_THAT(text, HasSubstr("copy bandwidth (device-to-device, this run): **4.00 TB/s**"));
   EXPECT_THAT(text, HasSubstr("H=16 HV=48 K=128 V=128 W=4"));
   EXPECT_THAT(text, HasSubstr("20 warm-up + 100 timed replays"));
+  EXPECT_THAT(text, HasSubstr("launch floor (this run): **1.25 µs** per kernel launch (a graph "
+                              "of 48 one-thread kernels"));
   EXPECT_THAT(text, HasSubstr("`layoutcheck bench --case gdn-decode --batch 1,64,256 --out out`"));
   EXPECT_THAT(text, HasSubstr("### batch 64"));
 }

@@ -24,6 +24,14 @@ struct CopyBandwidth {
   double bytes_per_second() const;  // bytes_per_copy over the median copy time
 };
 
+// A graph holding one one-thread kernel per node, timed in the same run: what a kernel launch
+// costs inside a graph on this device, below which no launch goes whatever it moves.
+struct LaunchFloor {
+  std::int64_t nodes_per_graph = 0;
+  std::vector<double> node_us;  // one sample per timed replay: its time ÷ nodes_per_graph
+  Summary node;                 // of node_us
+};
+
 struct TimingMethod {
   int warmup_replays = 0;
   int replays = 0;      // timed graph replays per path and batch
@@ -66,6 +74,7 @@ struct BenchReport {
   std::vector<std::int64_t> batches;
   TimingMethod method;
   CopyBandwidth copy_bandwidth;
+  std::optional<LaunchFloor> launch_floor;  // absent from reports recorded before it was measured
   // The fewest bytes any correct implementation moves per layer (each input read once, each
   // output written once): divided by the copy bandwidth, the floor line of the chart.
   ByteCount minimum_traffic;

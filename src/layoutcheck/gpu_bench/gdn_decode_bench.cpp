@@ -11,6 +11,7 @@
 #include "layoutcheck/gpu_bench/copy_bandwidth.h"
 #include "layoutcheck/gpu_bench/gdn_path_timing.h"
 #include "layoutcheck/gpu_bench/gdn_upstream_probe.h"
+#include "layoutcheck/gpu_bench/launch_floor.h"
 
 namespace layoutcheck::gpu {
 
@@ -102,6 +103,9 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
 
   say("copy bandwidth: " + std::to_string(options.copy_bytes >> 20) + " MiB device-to-device");
   report.copy_bandwidth = measure_copy_bandwidth(stream, options.copy_bytes, 3, 20);
+  say("launch floor: a graph of " + std::to_string(options.layers) + " one-thread kernels");
+  report.launch_floor =
+      measure_launch_floor(stream, options.layers, options.warmup_replays, options.replays);
 
   GdnGatePlan plan;
   plan.shape = shape;

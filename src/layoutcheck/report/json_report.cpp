@@ -252,6 +252,13 @@ BenchReport report_from(const Json& document) {
   const Json& copy = member(document, "copy_bandwidth");
   report.copy_bandwidth.bytes_per_copy = member(copy, "bytes_per_copy").as_int();
   read_samples(member(copy, "copy_us"), report.copy_bandwidth.copy_us, report.copy_bandwidth.copy);
+  if (const Json* launch = document.find("launch_floor")) {
+    LaunchFloor& floor = report.launch_floor.emplace();
+    floor.nodes_per_graph = member(*launch, "nodes_per_graph").as_int();
+    read_samples(member(*launch, "node_us"), floor.node_us, floor.node);
+    if (floor.nodes_per_graph <= 0 || floor.node_us.empty())
+      malformed("launch_floor needs nodes_per_graph > 0 and samples");
+  }
   report.minimum_traffic = byte_count(member(document, "minimum_traffic"));
   const Json& bounds = member(document, "thresholds");
   report.thresholds = {number(member(bounds, "output_rel_l2")),
@@ -288,8 +295,8 @@ Json bench_report_to_json(const BenchReport& report) {
   Json paths = Json::array();
   for (const PathResult& path : report.paths) paths.push(path_json(report, path));
   const GateThresholds& bounds = report.thresholds;
-  return Json::object()
-      .set("schema", kBenchReportSchema)
+  Json document = Json::object();
+  document.set("schema", kBenchReportSchema)
       .set("case", report.case_name)
       .set("command", report.command)
       .set("device", report.device)
@@ -302,12 +309,18 @@ Json bench_report_to_json(const BenchReport& report) {
                          .set("warmup_replays", report.method.warmup_replays)
                          .set("replays", report.method.replays)
                          .set("hot_replays", report.method.hot_replays))
-      .set("copy_bandwidth", Json::object()
-                                 .set("bytes_per_copy", report.copy_bandwidth.bytes_per_copy)
-                                 .set("copy_us", summary_json(report.copy_bandwidth.copy,
-                                                              report.copy_bandwidth.copy_us))
-                                 .set("bytes_per_second", report.copy_bandwidth.bytes_per_second()))
-      .set("minimum_traffic", bytes_json(report.minimum_traffic))
+      .set("copy_bandwidth",
+           Json::object()
+               .set("bytes_per_copy", report.copy_bandwidth.bytes_per_copy)
+               .set("copy_us",
+                    summary_json(report.copy_bandwidth.copy, report.copy_bandwidth.copy_us))
+               .set("bytes_per_second", report.copy_bandwidth.bytes_per_second()));
+  if (report.launch_floor)
+    document.set("launch_floor", Json::object()
+                                     .set("nodes_per_graph", report.launch_floor->nodes_per_graph)
+                                     .set("node_us", summary_json(report.launch_floor->node,
+                                                                  report.launch_floor->node_us)));
+  return document.set("minimum_traffic", bytes_json(report.minimum_traffic))
       .set("minimum_floor", floors)
       .set("thresholds", Json::object()
                              .set("output_rel_l2", bounds.output_rel_l2)

@@ -43,6 +43,13 @@ void write_header(std::ostream& out, const BenchReport& report) {
   out << "- copy bandwidth (device-to-device, this run): **"
       << format_bandwidth(copy.bytes_per_second()) << "** (" << format_bytes(copy.bytes_per_copy)
       << " read + written per copy, median of " << copy.copy.count << ")\n";
+  if (const std::optional<LaunchFloor>& launch = report.launch_floor)
+    out << "- launch floor (this run): **" << format_us(launch->node.median)
+        << "** per kernel launch (a graph of " << launch->nodes_per_graph
+        << " one-thread kernels, replay time ÷ " << launch->nodes_per_graph << ", median of "
+        << launch->node.count
+        << "): whatever it moves, no path takes less per layer than this "
+           "times its launches (fairness table)\n";
   out << "- timing: one graph per path holding all " << report.layers
       << " layers, each with its own state and conv buffers; time/layer = replay time ÷ "
       << report.layers << "; " << report.method.warmup_replays << " warm-up + "

@@ -1,0 +1,18 @@
+#include "kernels/launch_floor_kernel.h"
+#include "layoutcheck/gpu/check.h"
+
+namespace layoutcheck::kernels {
+namespace {
+
+__global__ void count_node(unsigned* counter) {
+  *counter += 1;
+}
+
+}  // namespace
+
+void launch_counting_node(unsigned* counter, hipStream_t stream) {
+  count_node<<<1, 1, 0, stream>>>(counter);
+  LC_GPU_CHECK_LAUNCH("count_node");
+}
+
+}  // namespace layoutcheck::kernels
