@@ -100,5 +100,19 @@ TEST_F(RecordedH200, EveryFigureSitsAboveItsFloor) {
     }
 }
 
+TEST_F(RecordedH200, EveryFigureSitsAboveItsLaunchesTimesTheLaunchFloor) {
+  ASSERT_TRUE(report_.launch_floor.has_value()) << "the recorded run measured no launch floor";
+  const double launch_us = report_.launch_floor->node.median;
+  EXPECT_GT(launch_us, 0.1);  // a real graph node: a fraction of a microsecond or more
+  EXPECT_LT(launch_us, 10.0);
+  for (const PathResult& path : report_.paths) {
+    const std::int64_t launches = total_launches(path.stages);
+    for (const BatchTiming& timing : path.timings) {
+      SCOPED_TRACE(path.name + " batch " + std::to_string(timing.batch));
+      EXPECT_GT(timing.per_layer.median, static_cast<double>(launches) * launch_us);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace layoutcheck
