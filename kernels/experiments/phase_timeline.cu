@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cuda_check.h"
+
 constexpr int kMarks = 12;
 constexpr int kSlots = kMarks + 2;  // the cycle counter at each mark, globaltimer at 0 and last
 
@@ -45,15 +47,6 @@ __device__ inline unsigned long long nanoseconds_now() {
   } while (false)
 
 #include "gdn_decode_fused.h"
-
-#define CK(x)                                                                       \
-  do {                                                                              \
-    cudaError_t e = (x);                                                            \
-    if (e != cudaSuccess) {                                                         \
-      std::printf("CUDA %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 using namespace layoutcheck;
 using namespace layoutcheck::kernels;
