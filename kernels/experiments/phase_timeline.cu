@@ -35,15 +35,15 @@ __device__ inline unsigned long long nanoseconds_now() {
 }
 
 // Called inside the kernel, where `args` is the launch's GdnDecodeArgs.
-#define LC_PHASE_MARK(n)                                                                    \
-  do {                                                                                      \
-    if (threadIdx.x == 0) {                                                                 \
-      auto* slots = reinterpret_cast<unsigned long long*>(args.workspace) +                 \
+#define LC_PHASE_MARK(n)                                                                       \
+  do {                                                                                         \
+    if (threadIdx.x == 0) {                                                                    \
+      auto* slots = reinterpret_cast<unsigned long long*>(args.workspace) +                    \
                     (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) * kSlots; \
-      slots[n] = cycles_now();                                                              \
-      if (n == 0) slots[kMarks] = nanoseconds_now();                                        \
-      if (n == kMarks - 1) slots[kMarks + 1] = nanoseconds_now();                           \
-    }                                                                                       \
+      slots[n] = cycles_now();                                                                 \
+      if (n == 0) slots[kMarks] = nanoseconds_now();                                           \
+      if (n == kMarks - 1) slots[kMarks + 1] = nanoseconds_now();                              \
+    }                                                                                          \
   } while (false)
 
 #include "gdn_decode_fused.h"
@@ -218,7 +218,7 @@ int main() {
       "\nper layer (%%globaltimer): first block start -> last block end %.0f ns (p10 %.0f, p90 "
       "%.0f); the last block starts %.0f ns after the first; last end -> next layer's first "
       "start %.0f ns (p10 %.0f, p90 %.0f)\n",
-      percentile(spans, 0.5), percentile(spans, 0.1), percentile(spans, 0.9),
-      percentile(skew, 0.5), percentile(gaps, 0.5), percentile(gaps, 0.1), percentile(gaps, 0.9));
+      percentile(spans, 0.5), percentile(spans, 0.1), percentile(spans, 0.9), percentile(skew, 0.5),
+      percentile(gaps, 0.5), percentile(gaps, 0.1), percentile(gaps, 0.9));
   return 0;
 }
