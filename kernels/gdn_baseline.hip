@@ -97,8 +97,9 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   float* state_row = args.state + b * args.state_row_stride;
 
   Walk walk;
-  walk.load(state_row, d, hv, v0);
+  if constexpr (!Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
   stage_from_conv_out(args, buffers, d, b, block.h, hv, v0, Walk::kColumns, q, k, value);
+  if constexpr (Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();

@@ -120,14 +120,16 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   const int v0 = block.tile * Walk::kColumns;
   float* state_row = args.state + b * args.state_row_stride;
 
-  // Everything independent is in flight at once: the staging inputs and gates first (they come
-  // back first and are computed while the state is still arriving), then the state.
+  // The staging inputs and gates first, then the state: all in flight at once (they come back
+  // first and are computed while the state is still arriving), or the state once the staging is
+  // back (Walk::kLoadsAfterStaging, when every block has a multiprocessor to itself).
   FastStaging<Layout, kKeyDim, Walk::kColumns, Walk::kThreads, kW> staging;
   staging.load(args, d, block, v0);
   const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
   Walk walk;
-  walk.load(state_row, d, hv, v0);
+  if constexpr (!Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
   staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
+  if constexpr (Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, block.h) : -1;
   const Gates gates = gate_inputs.gates();

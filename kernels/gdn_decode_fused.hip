@@ -116,13 +116,16 @@ const char* state_split_name(StateSplit split) {
       return "quarters";
     case StateSplit::streamed:
       return "streamed";
+    case StateSplit::whole_deferred:
+      return "whole-deferred";
   }
   return "?";
 }
 
 const std::vector<StateSplit>& all_state_splits() {
   static const std::vector<StateSplit> splits = {StateSplit::whole, StateSplit::halves,
-                                                 StateSplit::quarters, StateSplit::streamed};
+                                                 StateSplit::quarters, StateSplit::streamed,
+                                                 StateSplit::whole_deferred};
   return splits;
 }
 
@@ -131,9 +134,11 @@ const std::vector<StateSplit>& all_state_splits() {
 // fastest at every batch timed (1, 8, 64, 256): no cross-block norm handshake, 128 KB per
 // multiprocessor in flight. Streaming the slice (three blocks per multiprocessor) once won at
 // batch 8, where 384 heads are 1.45 waves of whole blocks; since the block barriers went out of
-// the norms whole wins there too (17.7 against 18.3 µs).
-StateSplit choose_fused_split(const GdnDecodeArgs& /*args*/, int /*multiprocessors*/) {
-  return StateSplit::whole;
+// the norms whole wins there too (17.7 against 18.3 µs). When every head's block has a
+// multiprocessor to itself, the state loads wait for the staging (run 32: 5.71 against 6.17 µs
+// at batch 1; at batch 8 it would cost 18.2 against 16.5).
+StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors) {
+  return args.batch * args.HV <= multiprocessors ? StateSplit::whole_deferred : StateSplit::whole;
 }
 
 // The baseline's recurrent kernel has no norm to combine.

@@ -29,9 +29,13 @@ long long gdn_workspace_floats(long long batch, long long H, long long HV, long 
 //   whole / halves / quarters: 1, 2 or 4 blocks per head, each holding its slice in registers all
 //     at once (the fused kernel then combines the RMSNorm of a head through the workspace);
 //   streamed: one block per head streaming the slice through in column chunks, the next chunk in
-//     flight while the current one is updated.
-enum class StateSplit { whole, halves, quarters, streamed };
-const char* state_split_name(StateSplit split);  // "whole", "halves", "quarters", "streamed"
+//     flight while the current one is updated;
+//   whole_deferred: as whole, but the block issues its state loads only once its staged inputs
+//     (conv state, weights, activations) are back, so that their scattered loads are not served
+//     behind every block's state stream (kernels/PERF_NOTES.md v15).
+enum class StateSplit { whole, halves, quarters, streamed, whole_deferred };
+// "whole", "halves", "quarters", "streamed", "whole-deferred"
+const char* state_split_name(StateSplit split);
 const std::vector<StateSplit>& all_state_splits();
 
 // The split for the fused kernel and for the baseline's recurrent kernel, from measurements

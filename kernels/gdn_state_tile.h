@@ -8,7 +8,8 @@
 //   key innermost ([HV,V,K]): a thread owns 4 consecutive keys in kLoadsPerThread rows (columns);
 //     row sums over k are a butterfly inside a group of K/4 lanes (never wider than a wave).
 // StateTile and StreamedState are the two state walks a fast-path kernel is instantiated with;
-// both offer kThreads, kMinBlocks, kColumns (of the head per block), load() and step().
+// both offer kThreads, kMinBlocks, kColumns (of the head per block), kLoadsAfterStaging (when the
+// kernel issues load()), load() and step(). LoadsAfterStaging<Walk> defers a walk's loads.
 #pragma once
 
 #include "gdn_decode_common.h"
@@ -41,6 +42,7 @@ struct StateTile {
   // Shared floats project() needs (value-innermost layout only).
   static constexpr int kReductionFloats = kValueInnermost ? kWaves * 2 * kTile : 1;
   static constexpr int kColumns = kTile;  // of the head, per block: grid.x = V / kColumns
+  static constexpr bool kLoadsAfterStaging = false;  // load() goes out with the staging loads
 
   float4 s[kLoadsPerThread];
   float u_row[kLoadsPerThread];  // key-innermost layout: u of each owned column
@@ -186,6 +188,7 @@ struct StreamedState {
   static constexpr int kThreads = Chunk::kThreads;
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 2 * 4 * 4);  // two chunks held
   static constexpr int kColumns = kValueDim;  // the whole head: grid.x = 1
+  static constexpr bool kLoadsAfterStaging = false;
   static_assert(kValueDim % kChunk == 0 && kChunks >= 2, "at least two whole chunks");
 
   Chunk chunk[2];
@@ -216,6 +219,16 @@ struct StreamedState {
     }
     return on_output(static_cast<const float*>(o));
   }
+};
+
+// Walk with its load() issued only once the block's staged inputs are back. When every block has
+// a multiprocessor to itself (batch 1: 48 blocks on 132), the scattered staging loads issued
+// beside 3 MB of state streams come back after them, 1.9 µs later (the phase timeline in
+// kernels/PERF_NOTES.md); issued alone they return sooner, and the conv, gates and l2norm run while
+// the state arrives.
+template <class Walk>
+struct LoadsAfterStaging : Walk {
+  static constexpr bool kLoadsAfterStaging = true;
 };
 
 }  // namespace layoutcheck::kernels

@@ -30,6 +30,8 @@ void visit_state_walk(StateSplit split, Visitor&& visit) {
       return visit(WalkTag<StateTile<State, kFastKeyDim, kFastValueDim / 4, 8>>{});
     case StateSplit::streamed:
       return visit(WalkTag<StreamedState<State, kFastKeyDim, kFastValueDim, kStreamChunk>>{});
+    case StateSplit::whole_deferred:
+      return visit(WalkTag<LoadsAfterStaging<StateTile<State, kFastKeyDim, kFastValueDim, 16>>>{});
   }
 }
 
