@@ -109,8 +109,8 @@ TEST_P(GdnPathsTest, ValidPathsMatchTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GdnPathsTest, ::testing::ValuesIn(path_cases()), case_name);
 
-// Every split of a head's state (whole, halves, quarters, streamed, whole-deferred) in the fused and recurrent
-// kernels computes the same step.
+// Every split of a head's state (whole, halves, quarters, streamed, whole-deferred) in the fused
+// and recurrent kernels computes the same step.
 TEST(GdnPathTiles, EveryStateSplitMatchesTheReference) {
   LC_REQUIRE_GPU();
   const GdnShape shape;
