@@ -165,7 +165,7 @@ int run(const Options& options) {
   const GdnShape shape;  // 16/48/128/128, W = 4
   if (options.split_sweep)
     std::printf(
-        "launch floor: %.2f us per graph node (one tiny kernel per layer)\n",
+        "launch floor: %.2f us per graph node (one-thread kernels, one per layer)\n",
         measure_launch_floor(Stream(Stream::Kind::non_blocking), options.layers, 3, options.replays)
             .node.median);
   std::vector<Row> rows;
