@@ -11,6 +11,10 @@ namespace layoutcheck::kernels {
 // Columns per streamed chunk: 16 KB of state, 4 loads a thread.
 inline constexpr int kStreamChunk = 32;
 
+// The whole head in one block: the walk of whole and, deferred, of whole_deferred.
+template <class State>
+using WholeHead = StateTile<State, kFastKeyDim, kFastValueDim, 16>;
+
 template <class Walk>
 struct WalkTag {
   using type = Walk;
@@ -23,7 +27,7 @@ template <class State, class Visitor>
 void visit_state_walk(StateSplit split, Visitor&& visit) {
   switch (split) {
     case StateSplit::whole:
-      return visit(WalkTag<StateTile<State, kFastKeyDim, kFastValueDim, 16>>{});
+      return visit(WalkTag<WholeHead<State>>{});
     case StateSplit::halves:
       return visit(WalkTag<StateTile<State, kFastKeyDim, kFastValueDim / 2, 8>>{});
     case StateSplit::quarters:
@@ -31,7 +35,7 @@ void visit_state_walk(StateSplit split, Visitor&& visit) {
     case StateSplit::streamed:
       return visit(WalkTag<StreamedState<State, kFastKeyDim, kFastValueDim, kStreamChunk>>{});
     case StateSplit::whole_deferred:
-      return visit(WalkTag<LoadsAfterStaging<StateTile<State, kFastKeyDim, kFastValueDim, 16>>>{});
+      return visit(WalkTag<LoadsAfterStaging<WholeHead<State>>>{});
   }
 }
 
