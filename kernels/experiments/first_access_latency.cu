@@ -1,4 +1,4 @@
-// Experiment, not part of the build (kernels/PERF_NOTES.md, "Session 6: the first loaded value"):
+// Experiment, not part of the build (kernels/PERF_NOTES.md, "Session 6: what is left at batch 1"):
 // how long a block's first loads take to come back in the bench's setting, 48 layers in one CUDA
 // graph, each with its own buffers, 48 blocks of 256 threads a layer (batch 1 at 16/48 heads).
 // The phase timeline of the native kernel puts 1.8 µs between issuing its staging loads and
