@@ -1,5 +1,6 @@
 // layoutcheck diff PRODUCER CONSUMER: what a kernel built for CONSUMER's layout misreads when fed
-// buffers laid out by PRODUCER. Exit 0 when nothing is misread, 1 when something is.
+// buffers laid out by PRODUCER. Exit 0 when nothing is misread, 1 when something is (an element,
+// or rows stepped by another stride).
 #include <iostream>
 #include <optional>
 #include <string>
@@ -38,7 +39,7 @@ int run_diff(const DiffOptions& options) {
     std::cout << report_to_json(report, runs(kAllRuns)).dump() << "\n";
   else
     std::cout << report_to_text(report, runs(kDefaultTextRuns));
-  return report.misread > 0 ? kFindings : kClean;
+  return report.has_findings() ? kFindings : kClean;
 }
 
 }  // namespace
@@ -48,7 +49,8 @@ Command setup_diff_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "diff",
       "What a kernel built for CONSUMER's layout misreads when fed buffers laid out by PRODUCER. "
-      "Exit 0: nothing misread, 1: misread elements, 2: usage or input error");
+      "Exit 0: nothing misread, 1: misread elements or rows stepped differently, 2: usage or input "
+      "error");
   app->add_option("PRODUCER", options->producer, "Contract of the buffer as written")
       ->required()
       ->check(CLI::ExistingFile);

@@ -49,8 +49,9 @@ TEST(RequireSameFields, SaysExactlyWhatDiffers) {
   const testing::GdnSizes s;
   const Contract qkvz = testing::load_shipped("qwen3_5.qkvz", s);
   EXPECT_EQ(incompatible_message(qkvz, testing::load_shipped("qwen3_next.ba", s)),
-            "cannot compare qwen3_5.qkvz (producer) and qwen3_next.ba (consumer): fields missing "
-            "in the consumer: Q, K, V, Z; fields only in the consumer: B, A");
+            "cannot compare qwen3_5.qkvz (producer) and qwen3_next.ba (consumer): buffer: "
+            "producer 'qkvz', consumer 'ba'; fields missing in the consumer: Q, K, V, Z; fields "
+            "only in the consumer: B, A");
   EXPECT_EQ(
       incompatible_message(qkvz, testing::load_shipped("qwen3_next.qkvz", {16, 32, 128, 128})),
       "cannot compare qwen3_5.qkvz (producer) and qwen3_next.qkvz (consumer): field V: "
@@ -69,14 +70,50 @@ TEST(RequireSameFields, SaysExactlyWhatDiffers) {
             "consumer [16,128,1]");
 }
 
-TEST(CompareReads, DifferentBuffersAreComparedWithANote) {
+TEST(CompareReads, DifferentBuffersCannotBeCompared) {
   const Contract a = contract("a", 4, {field("X", 0, {dim("i", 4, 1)})});
   Contract b = contract("b", 4, {field("X", 0, {dim("i", 4, 1)})});
   b.buffer = "other";
-  const MisreadReport report = diff_contracts(a, b);
+  EXPECT_EQ(incompatible_message(a, b),
+            "cannot compare a (producer) and b (consumer): buffer: producer 'buf', consumer "
+            "'other'");
+}
+
+// One row agreeing says nothing about the next: a kernel stepping rows by another stride reads
+// every row after the first from the wrong place.
+TEST(CompareReads, RowsSteppedByAnotherStrideAreAFinding) {
+  const Contract one_row = contract("p", 4, {field("X", 0, {dim("i", 4, 1)})});
+  Contract written = one_row, read = one_row;
+  written.rows = {RowDim{"token", 8, {}}};
+  read.rows = {RowDim{"token", 4, {}}};
+  const MisreadReport report = diff_contracts(written, read);
   EXPECT_EQ(report.misread, 0);
-  ASSERT_EQ(report.notes.size(), 1u);
-  EXPECT_EQ(report.notes[0], "the producer describes buffer 'buf', the consumer buffer 'other'");
+  ASSERT_EQ(report.row_mismatches.size(), 1u);
+  EXPECT_EQ(report.row_mismatches[0],
+            "row dim 'token': producer stride 8, consumer stride 4 elements: every row after the "
+            "first is read from the wrong place");
+  EXPECT_TRUE(report.has_findings());
+  EXPECT_FALSE(diff_contracts(written, written).has_findings());
+
+  Contract batched = read;  // another number of row dims
+  batched.rows = {RowDim{"batch", 16, {}}, RowDim{"token", 8, {}}};
+  const MisreadReport nested = diff_contracts(written, batched);
+  ASSERT_EQ(nested.row_mismatches.size(), 1u);
+  EXPECT_EQ(nested.row_mismatches[0],
+            "row dims: producer token (stride 8), consumer batch (stride 16), token (stride 8): "
+            "rows after the first are not where the consumer reads them");
+
+  Contract renamed = written;  // same stride, another name: worth saying, not a misread
+  renamed.rows[0].name = "batch";
+  const MisreadReport names = diff_contracts(written, renamed);
+  EXPECT_FALSE(names.has_findings());
+  ASSERT_EQ(names.notes.size(), 1u);
+  EXPECT_EQ(names.notes[0], "row dim 0 is 'token' in the producer, 'batch' in the consumer");
+
+  const MisreadReport single = diff_contracts(written, one_row);  // one row: nothing to compare
+  EXPECT_FALSE(single.has_findings());
+  ASSERT_EQ(single.notes.size(), 1u);
+  EXPECT_EQ(single.notes[0], "the consumer declares no row dims, so row strides are not compared");
 }
 
 TEST(CompareReads, PaddingIsNamedWithItsRange) {

@@ -44,7 +44,7 @@ TEST(ReportText, OneLineWhenTheLayoutsAgree) {
 TEST(ReportText, UnresolvedElementsAndNotes) {
   const Contract flat = ba("qwen3_5.ba");
   Contract other = flat;
-  other.buffer = "ba2";
+  other.row_size += 2;  // padding at the end of the consumer's row: a note
   ReadMap reads = ReadMap::from_contract(other);
   reads.offsets[1] = ReadMap::kAmbiguous;
   reads.offsets[2] = 3;  // B[2] read from B[3]'s offset
@@ -57,7 +57,23 @@ TEST(ReportText, UnresolvedElementsAndNotes) {
       "  A             4        0           0\n"
       "  offset 3 holds B[3] in the producer, read as B[2] by the consumer\n"
       "  unresolved (no unique match): B[1]\n"
-      "  note: the producer describes buffer 'ba', the consumer buffer 'ba2'\n");
+      "  note: rows differ in size: producer 8, consumer 10 elements\n");
+}
+
+TEST(ReportText, RowsSteppedDifferentlyAreNamedEvenWhenOneRowAgrees) {
+  const Contract flat = ba("qwen3_5.ba");
+  ASSERT_EQ(flat.rows.size(), 1u);
+  Contract strided = flat;
+  strided.rows[0].stride = 16;
+  const MisreadReport report = diff_contracts(flat, strided);
+  EXPECT_EQ(report_to_text(report),
+            "qwen3_5.ba (producer) -> qwen3_5.ba (consumer): one row agrees (all 8 elements read "
+            "as written), but the rows are stepped differently\n"
+            "  rows: row dim 'token': producer stride 8, consumer stride 16 elements: every row "
+            "after the first is read from the wrong place\n");
+  const Json json = Json::parse(report_to_json(report).dump());
+  ASSERT_EQ(json["row_mismatches"].size(), 1u);
+  EXPECT_EQ(json["misread"].as_int(), 0);
 }
 
 TEST(ReportJson, CarriesCountsFieldsAndRuns) {

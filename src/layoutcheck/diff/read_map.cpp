@@ -90,6 +90,43 @@ struct OpenRun {
   std::size_t producer_field = 0;
 };
 
+std::string rows_text(const Contract& contract) {
+  std::string text;
+  for (const RowDim& row : contract.rows)
+    text += (text.empty() ? "" : ", ") + row.name + " (stride " + std::to_string(row.stride) + ")";
+  return text;
+}
+
+// Row dims position by position, outermost first. A contract without row dims describes one row
+// and says nothing about how rows follow each other, so there is nothing to compare.
+void compare_rows(const Contract& producer, const Contract& consumer, MisreadReport& report) {
+  if (producer.rows.empty() || consumer.rows.empty()) {
+    const Contract& silent = producer.rows.empty() ? producer : consumer;
+    if (!producer.rows.empty() || !consumer.rows.empty())
+      report.notes.push_back(std::string(&silent == &producer ? "the producer" : "the consumer") +
+                             " declares no row dims, so row strides are not compared");
+    return;
+  }
+  if (producer.rows.size() != consumer.rows.size()) {
+    report.row_mismatches.push_back(
+        "row dims: producer " + rows_text(producer) + ", consumer " + rows_text(consumer) +
+        ": rows after the first are not where the consumer reads them");
+    return;
+  }
+  for (std::size_t r = 0; r < producer.rows.size(); ++r) {
+    const RowDim& written = producer.rows[r];
+    const RowDim& read = consumer.rows[r];
+    if (written.stride != read.stride)
+      report.row_mismatches.push_back(
+          "row dim '" + read.name + "': producer stride " + std::to_string(written.stride) +
+          ", consumer stride " + std::to_string(read.stride) +
+          " elements: every row after the first is read from the wrong place");
+    else if (written.name != read.name)
+      report.notes.push_back("row dim " + std::to_string(r) + " is '" + written.name +
+                             "' in the producer, '" + read.name + "' in the consumer");
+  }
+}
+
 }  // namespace
 
 ReadMap ReadMap::from_contract(const Contract& consumer) {
@@ -107,6 +144,9 @@ ReadMap ReadMap::from_contract(const Contract& consumer) {
 
 void require_same_fields(const Contract& producer, const Contract& consumer) {
   std::vector<std::string> differences;
+  if (producer.buffer != consumer.buffer)
+    differences.push_back("buffer: producer '" + producer.buffer + "', consumer '" +
+                          consumer.buffer + "'");
   if (producer.dtype != consumer.dtype)
     differences.push_back("dtype: producer " + std::string(dtype_name(producer.dtype)) +
                           ", consumer " + std::string(dtype_name(consumer.dtype)));
@@ -147,9 +187,7 @@ MisreadReport compare_reads(const Contract& producer, const Contract& consumer,
   report.consumer_file = consumer.file;
   report.elements = consumer.elements();
   report.misread_mask.assign(static_cast<std::size_t>(report.elements), 0);
-  if (producer.buffer != consumer.buffer)
-    report.notes.push_back("the producer describes buffer '" + producer.buffer +
-                           "', the consumer buffer '" + consumer.buffer + "'");
+  compare_rows(producer, consumer, report);
   if (producer.row_size != consumer.row_size)
     report.notes.push_back("rows differ in size: producer " + std::to_string(producer.row_size) +
                            ", consumer " + std::to_string(consumer.row_size) + " elements");

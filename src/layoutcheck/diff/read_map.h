@@ -60,7 +60,13 @@ struct MisreadReport {
   std::int64_t runs_total = 0;                   // runs found (runs keeps the first kMaxStoredRuns)
   std::vector<std::uint8_t> misread_mask;        // per consumer global element: 1 = misread
   std::vector<std::string> unresolved_elements;  // names, the first kMaxUnresolvedNames
-  std::vector<std::string> notes;  // differences that are allowed but worth saying (buffer names)
+  // Row dims the two contracts step differently: every row after the first is read from the wrong
+  // place, however well one row agrees ("row dim 'token': producer stride 8, consumer stride 4").
+  std::vector<std::string> row_mismatches;
+  std::vector<std::string> notes;  // differences that are allowed but worth saying (row sizes)
+
+  // Something is read from the wrong place: a finding (exit 1).
+  bool has_findings() const { return misread > 0 || !row_mismatches.empty(); }
 };
 
 // @pre producer and consumer have the same field names with the same shapes (else InputError,
@@ -68,9 +74,9 @@ struct MisreadReport {
 MisreadReport compare_reads(const Contract& producer, const Contract& consumer,
                             const ReadMap& reads);
 
-// Throws InputError (rule "incompatible") unless both contracts have the same dtype and the same
-// fields with the same logical shapes; the message names every difference ("fields missing in the
-// consumer: Z", "field V: producer [48,128], consumer [32,128]").
+// Throws InputError (rule "incompatible") unless both contracts describe the same buffer with the
+// same dtype and the same fields with the same logical shapes; the message names every difference
+// ("fields missing in the consumer: Z", "field V: producer [48,128], consumer [32,128]").
 void require_same_fields(const Contract& producer, const Contract& consumer);
 
 }  // namespace layoutcheck

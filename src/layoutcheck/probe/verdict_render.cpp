@@ -84,6 +84,9 @@ std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
     text +=
         "  this buffer is read right, yet the values differ: a numeric bug, or a misread of a "
         "buffer not probed here (probe it with --buffer)\n";
+  // The contracts' own row dims (the probes above measure the kernel's rows themselves).
+  for (const std::string& rows : reads.row_mismatches)
+    text += "  contracts' rows: " + rows + "\n";
   for (const std::string& note : reads.notes) text += "  note: " + note + "\n";
   text += "verdict: " + verdict.conclusion() + "\n";
   return text;

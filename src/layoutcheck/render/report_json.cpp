@@ -23,6 +23,8 @@ Json report_to_json(const MisreadReport& report, std::size_t max_runs) {
   }
   Json unresolved = Json::array();
   for (const std::string& name : report.unresolved_elements) unresolved.push(name);
+  Json row_mismatches = Json::array();
+  for (const std::string& rows : report.row_mismatches) row_mismatches.push(rows);
   Json notes = Json::array();
   for (const std::string& note : report.notes) notes.push(note);
   return Json::object()
@@ -37,6 +39,7 @@ Json report_to_json(const MisreadReport& report, std::size_t max_runs) {
       .set("runs_total", report.runs_total)
       .set("runs", std::move(runs))
       .set("unresolved_elements", std::move(unresolved))
+      .set("row_mismatches", std::move(row_mismatches))
       .set("notes", std::move(notes));
 }
 

@@ -57,7 +57,10 @@ std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
   std::string text = report_title(report) + ": ";
   const std::string elements = std::to_string(report.elements);
   if (report.misread == 0 && report.unresolved == 0) {
-    text += "the layouts agree, all " + elements + " elements are read as written\n";
+    text += report.row_mismatches.empty()
+                ? "the layouts agree, all " + elements + " elements are read as written\n"
+                : "one row agrees (all " + elements +
+                      " elements read as written), but the rows are stepped differently\n";
   } else {
     text += std::to_string(report.misread) + " of " + elements + " elements misread";
     if (report.unresolved > 0) text += ", " + std::to_string(report.unresolved) + " unresolved";
@@ -76,6 +79,7 @@ std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
       text += "\n";
     }
   }
+  for (const std::string& rows : report.row_mismatches) text += "  rows: " + rows + "\n";
   for (const std::string& note : report.notes) text += "  note: " + note + "\n";
   return text;
 }

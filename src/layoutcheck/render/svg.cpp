@@ -376,7 +376,8 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
   colours.add(consumer);
   const std::string title = producer.name + " (producer) -> " + consumer.name +
                             " (consumer): " + std::to_string(report.misread) + " of " +
-                            std::to_string(report.elements) + " elements misread";
+                            std::to_string(report.elements) + " elements misread" +
+                            (report.row_mismatches.empty() ? "" : ", rows stepped differently");
   picture.text(12, 24, title, 16, "font-weight=\"bold\"");
 
   const double producer_y = 64, consumer_y = 300;
