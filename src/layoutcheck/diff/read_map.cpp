@@ -108,9 +108,9 @@ void compare_rows(const Contract& producer, const Contract& consumer, MisreadRep
     return;
   }
   if (producer.rows.size() != consumer.rows.size()) {
-    report.row_mismatches.push_back(
-        "row dims: producer " + rows_text(producer) + ", consumer " + rows_text(consumer) +
-        ": rows after the first are not where the consumer reads them");
+    report.row_mismatches.push_back("row dims: producer " + rows_text(producer) + ", consumer " +
+                                    rows_text(consumer) +
+                                    ": rows after the first are not where the consumer reads them");
     return;
   }
   for (std::size_t r = 0; r < producer.rows.size(); ++r) {
