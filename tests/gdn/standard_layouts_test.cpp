@@ -61,6 +61,10 @@ TEST(StandardLayouts, ValidateAgainstTheirShapeAndNameWhatDiffers) {
         << error.what();
   }
   EXPECT_THROW(validate_gdn_layout(flat_ba_contract(shape), GdnBuffer::qkvz, shape), InputError);
+  // Built-in layouts are sized by --set alone: past the element cap they are refused, not
+  // tabulated (a state of 100000 x 128 x 128 floats would take 13 GB of offsets).
+  const GdnShape huge{100000, 100000, 128, 128, 4};
+  EXPECT_THROW(validate_gdn_layouts(flat_gdn_layouts(huge), huge), InputError);
   EXPECT_EQ(gdn_buffer_from_name("ssm_state"), GdnBuffer::state);
   EXPECT_THROW(gdn_buffer_from_name("qkv"), InputError);
 }

@@ -104,6 +104,22 @@ TEST(ProbeCommand, BadInputIsExitTwoWithAClearMessage) {
   EXPECT_NE(unknown.out.find("no runner named 'nosuch'"), std::string::npos) << unknown.out;
 }
 
+// Sizes that would take the machine's memory are refused before anything is allocated.
+TEST(ProbeCommand, SizesBeyondMemoryAreExitTwoNotACrash) {
+  const Result huge_heads = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
+                                contract("qwen3_next.ba") + " --set H=100000 --set HV=100000");
+  EXPECT_EQ(huge_heads.exit_code, 2) << huge_heads.out;
+  EXPECT_NE(huge_heads.out.find("gdn.state.hkv: holds 1638400000 elements a row"),
+            std::string::npos)
+      << huge_heads.out;
+  const Result huge_batch = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
+                                contract("qwen3_next.qkvz") + " --max-batch 99999999999");
+  EXPECT_EQ(huge_batch.exit_code, 2) << huge_batch.out;
+  EXPECT_NE(huge_batch.out.find("--max-batch 16384 needs 49.6 GiB per runner call"),
+            std::string::npos)
+      << huge_batch.out;
+}
+
 TEST(ProbeCommand, GpuBackendWithoutGpuSupportIsExitTwo) {
   const Result backends = run("probe --list-backends");
   ASSERT_EQ(backends.exit_code, 0) << backends.out;

@@ -1,6 +1,8 @@
 #include "layoutcheck/probe/probe_sweep.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -18,6 +20,39 @@ namespace {
 // decoding hand-over), few enough that a call's state stays near the cache (8 rows at 16/48/128).
 constexpr std::int64_t kCpuBatchBytes = 24 << 20;
 constexpr std::int64_t kRowCheckBatch = 3;
+// A runner call holds its batch rows of every step buffer; past this a probe would take the
+// machine's memory (and be killed) instead of failing with a reason.
+constexpr double kMaxCallBytes = 4.0 * (1 << 30);
+
+// Bytes of one batch row of every GDN step buffer, in double: sizes from --set may be absurd.
+double step_row_bytes(const GdnShape& s) {
+  const double H = s.H, HV = s.HV, K = s.K, V = s.V, W = s.W;
+  const double bf16_elements = (2 * H * K + 2 * HV * V) + 2 * HV + (2 * H * K + HV * V) * (W - 1) +
+                               HV * V;  // qkvz, ba, conv state, out
+  return 2 * bf16_elements + 4 * HV * K * V;
+}
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1 << 30));
+  return text;
+}
+
+// The batch clamped to what one call may hold; InputError when the batch the user asked for
+// (--max-batch) does not fit. One row always fits: validate_gdn_layouts caps every buffer's row.
+std::int64_t batch_within_memory(const GdnShape& shape, std::int64_t batch, bool asked) {
+  const double row_bytes = step_row_bytes(shape);
+  const double fit = std::max(1.0, std::floor(kMaxCallBytes / row_bytes));
+  if (static_cast<double>(batch) <= fit) return batch;
+  if (asked)
+    throw InputError(
+        Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                   "--max-batch " + std::to_string(batch) + " needs " +
+                       gib(row_bytes * static_cast<double>(batch)) +
+                       " per runner call, more than the " + gib(kMaxCallBytes) + " a call may hold",
+                   "use --max-batch " + std::to_string(static_cast<long long>(fit)) + " or less"});
+  return static_cast<std::int64_t>(fit);
+}
 
 void validate(const ProbeTarget& target) {
   validate_gdn_layouts(target.consumer, target.shape);
@@ -137,6 +172,7 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
                        : preferred > 0       ? preferred
                                              : default_probe_batch(target.shape);
   batch = std::clamp<std::int64_t>(batch, 1, std::max<std::int64_t>(row_size, 1));
+  batch = batch_within_memory(target.shape, batch, options.max_batch > 0);
 
   ProbeVerdict verdict;
   verdict.runner = runner.name();
