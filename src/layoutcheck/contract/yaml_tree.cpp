@@ -47,12 +47,16 @@ std::vector<YAML::Mark> document_starts(std::string_view text) {
 // in the file size (or cyclic, "&a [*a]"); the depth and node caps bound the copy.
 class Converter {
  public:
-  bool over_cap = false;
+  enum class Cap { none, depth, nodes };
+  Cap over_cap = Cap::none;
+  YAML::Mark where;  // the node at which a cap was reached
 
   YamlNode convert(const YAML::Node& node, int depth) {
     YamlNode tree;
-    if (over_cap || depth > kMaxYamlDepth || ++nodes_ > kMaxYamlNodes) {
-      over_cap = true;
+    if (over_cap != Cap::none) return tree;
+    if (depth > kMaxYamlDepth || ++nodes_ > kMaxYamlNodes) {
+      over_cap = depth > kMaxYamlDepth ? Cap::depth : Cap::nodes;
+      where = node.Mark();
       return tree;
     }
     const YAML::Mark mark = node.Mark();
@@ -106,12 +110,20 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     }
     Converter converter;
     YamlNode tree = converter.convert(YAML::Load(std::string(text)), 0);
-    if (converter.over_cap) {
-      error(1, 1,
-            "the document is nested deeper than " + std::to_string(kMaxYamlDepth) +
-                " levels or holds more than " + std::to_string(kMaxYamlNodes) +
-                " nodes once aliases are expanded",
-            "write the contract out plainly; anchors and aliases are rarely needed");
+    if (converter.over_cap != Converter::Cap::none) {
+      const bool located = converter.where.line >= 0;
+      const int line = located ? converter.where.line + 1 : 1;
+      const int column = located ? converter.where.column + 1 : 1;
+      if (converter.over_cap == Converter::Cap::depth)
+        error(line, column,
+              "the document is nested deeper than " + std::to_string(kMaxYamlDepth) + " levels",
+              "a contract needs a few levels: fields, dims, modes");
+      else
+        error(line, column,
+              "the document holds more than " + std::to_string(kMaxYamlNodes) +
+                  " YAML nodes (aliases counted as often as they are used)",
+              "describe repeated parts with dims and strides instead of one entry each, and "
+              "write anchors and aliases out plainly");
       return std::nullopt;
     }
     return tree;
