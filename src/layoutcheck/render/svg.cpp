@@ -253,45 +253,59 @@ double draw_legend(Picture& picture, const Contract& contract, const Colours& co
 // producer holds them at [producer_begin, producer_end).
 struct Band {
   std::int64_t consumer_begin = 0, consumer_end = 0, producer_begin = 0, producer_end = 0;
-  std::string field;
+  std::size_t field = 0;  // index into the consumer's fields
 };
 
-// Maximal runs over which both offsets step by one, in consumer element order; only moved ones.
-std::vector<Band> moved_runs(const Contract& producer, const Contract& consumer) {
-  const ReadMap consumer_offsets = ReadMap::from_contract(consumer);
-  const ReadMap producer_offsets = ReadMap::from_contract(producer);
-  std::vector<Band> bands;
-  std::int64_t consumer_start = 0;
-  for (const Field& field : consumer.fields) {
-    const Field* held = producer.find_field(field.name);
-    const std::int64_t producer_start =
-        producer.global_id({static_cast<std::size_t>(held - producer.fields.data()), 0});
-    Band band;
-    auto flush = [&] {
-      if (band.consumer_end > band.consumer_begin && band.consumer_begin != band.producer_begin)
-        bands.push_back(band);
-    };
-    for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
-      const std::int64_t c =
-          consumer_offsets.offsets[static_cast<std::size_t>(consumer_start + linear)];
-      const std::int64_t p =
-          producer_offsets.offsets[static_cast<std::size_t>(producer_start + linear)];
-      if (linear > 0 && c == band.consumer_end && p == band.producer_end) {
-        ++band.consumer_end, ++band.producer_end;
-        continue;
+// The moved runs of a diff: maximal runs over which both offsets step by one, in consumer element
+// order, where they differ. Visited, not stored: a transposed 10^7-element state has as many runs
+// as elements, and the picture needs only their count, their offsets and a few bands.
+class MovedRuns {
+ public:
+  MovedRuns(const Contract& producer, const Contract& consumer)
+      : producer_(producer),
+        consumer_(consumer),
+        consumer_offsets_(ReadMap::from_contract(consumer)),
+        producer_offsets_(ReadMap::from_contract(producer)) {}
+
+  template <class Visit>
+  void for_each(Visit&& visit) const {
+    std::int64_t consumer_start = 0;
+    for (std::size_t f = 0; f < consumer_.fields.size(); ++f) {
+      const Field& field = consumer_.fields[f];
+      const Field* held = producer_.find_field(field.name);
+      const std::int64_t producer_start =
+          producer_.global_id({static_cast<std::size_t>(held - producer_.fields.data()), 0});
+      Band band;
+      auto flush = [&] {
+        if (band.consumer_end > band.consumer_begin && band.consumer_begin != band.producer_begin)
+          visit(band);
+      };
+      for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
+        const std::int64_t c =
+            consumer_offsets_.offsets[static_cast<std::size_t>(consumer_start + linear)];
+        const std::int64_t p =
+            producer_offsets_.offsets[static_cast<std::size_t>(producer_start + linear)];
+        if (linear > 0 && c == band.consumer_end && p == band.producer_end) {
+          ++band.consumer_end, ++band.producer_end;
+          continue;
+        }
+        flush();
+        band = {c, c + 1, p, p + 1, f};
       }
       flush();
-      band = {c, c + 1, p, p + 1, field.name};
+      consumer_start += field.elements();
     }
-    flush();
-    consumer_start += field.elements();
   }
-  return bands;
-}
+
+ private:
+  const Contract& producer_;
+  const Contract& consumer_;
+  ReadMap consumer_offsets_, producer_offsets_;
+};
 
 // Too many runs to draw one by one (a transposed state): one band per pair of rectangles (field
 // heads) that elements move between, e.g. "every element of S h7 moves within S h7".
-std::vector<Band> bands_per_rectangle(const std::vector<Band>& runs,
+std::vector<Band> bands_per_rectangle(const MovedRuns& runs,
                                       const std::vector<Segment>& consumer_rects,
                                       const std::vector<Segment>& producer_rects) {
   auto rect_of = [](const std::vector<Segment>& rects, std::int64_t offset) {
@@ -300,15 +314,16 @@ std::vector<Band> bands_per_rectangle(const std::vector<Band>& runs,
                          [](std::int64_t o, const Segment& r) { return o < r.end; }) -
         rects.begin());
   };
-  std::map<std::pair<std::size_t, std::size_t>, std::string> pairs;
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> pairs;
   std::pair<std::size_t, std::size_t> last{SIZE_MAX, SIZE_MAX};  // neighbours mostly share a pair
-  for (const Band& run : runs)
+  runs.for_each([&](const Band& run) {
     for (std::int64_t i = 0; i < run.consumer_end - run.consumer_begin; ++i) {
       const std::pair pair{rect_of(consumer_rects, run.consumer_begin + i),
                            rect_of(producer_rects, run.producer_begin + i)};
       if (pair != last) pairs.emplace(pair, run.field);
       last = pair;
     }
+  });
   std::vector<Band> bands;
   for (const auto& [pair, field] : pairs) {
     if (pair.first >= consumer_rects.size() || pair.second >= producer_rects.size()) continue;
@@ -319,17 +334,25 @@ std::vector<Band> bands_per_rectangle(const std::vector<Band>& runs,
   return bands;
 }
 
-// Sorted, with ranges less than `gap` apart merged: one mark per visible stretch.
-std::vector<std::pair<std::int64_t, std::int64_t>> merge_ranges(
-    std::vector<std::pair<std::int64_t, std::int64_t>> ranges, std::int64_t gap) {
-  std::sort(ranges.begin(), ranges.end());
-  std::vector<std::pair<std::int64_t, std::int64_t>> merged;
-  for (const auto& range : ranges)
-    if (!merged.empty() && range.first <= merged.back().second + gap)
-      merged.back().second = std::max(merged.back().second, range.second);
+// Stretches of marked offsets, those less than `gap` apart merged: one mark per visible stretch.
+std::vector<std::pair<std::int64_t, std::int64_t>> marked_stretches(const std::vector<bool>& marked,
+                                                                    std::int64_t gap) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> stretches;
+  const auto size = static_cast<std::int64_t>(marked.size());
+  for (std::int64_t offset = 0; offset < size;) {
+    if (!marked[static_cast<std::size_t>(offset)]) {
+      ++offset;
+      continue;
+    }
+    std::int64_t end = offset;
+    while (end < size && marked[static_cast<std::size_t>(end)]) ++end;
+    if (!stretches.empty() && offset <= stretches.back().second + gap)
+      stretches.back().second = end;
     else
-      merged.push_back(range);
-  return merged;
+      stretches.emplace_back(offset, end);
+    offset = end;
+  }
+  return stretches;
 }
 
 // A band from the consumer's range (bottom) up to the producer's (top), with curved sides.
@@ -383,12 +406,21 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
   const double producer_y = 64, consumer_y = 300;
   const std::vector<Segment> producer_rects = row_segments(producer, picture.scale());
   const std::vector<Segment> consumer_rects = row_segments(consumer, picture.scale());
-  const std::vector<Band> runs = moved_runs(producer, consumer);
+  const MovedRuns runs(producer, consumer);
+  std::size_t run_count = 0;
+  std::vector<bool> misread(static_cast<std::size_t>(row_size), false);  // by consumer offset
+  runs.for_each([&](const Band& run) {
+    ++run_count;
+    for (std::int64_t offset = run.consumer_begin; offset < run.consumer_end; ++offset)
+      if (offset >= 0 && offset < row_size) misread[static_cast<std::size_t>(offset)] = true;
+  });
   std::string subtitle = symbols_line(consumer);
-  std::vector<Band> bands = runs;
-  if (runs.size() > kMaxBands) {
+  std::vector<Band> bands;
+  if (run_count <= kMaxBands) {
+    runs.for_each([&](const Band& run) { bands.push_back(run); });
+  } else {
     bands = bands_per_rectangle(runs, consumer_rects, producer_rects);
-    subtitle += "   (" + std::to_string(runs.size()) +
+    subtitle += "   (" + std::to_string(run_count) +
                 " moved runs, too many to draw: " + std::to_string(bands.size()) +
                 (bands.size() == 1 ? " band joins" : " bands join") +
                 " the rectangles they move between)";
@@ -398,14 +430,13 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
   draw_row(picture, producer, producer_rects, colours, producer_y, "producer");
   draw_row(picture, consumer, consumer_rects, colours, consumer_y, "consumer");
   for (const Band& band : bands)
-    draw_band(picture, band, colours.of(band.field), producer_y + kStripHeight, consumer_y);
+    draw_band(picture, band, colours.of(consumer.fields[band.field].name),
+              producer_y + kStripHeight, consumer_y);
 
   // A consumer offset is misread exactly when the producer holds its element elsewhere. Marked
   // by an outline in the row and a hatched bar under it, so the row's colours stay readable.
-  std::vector<std::pair<std::int64_t, std::int64_t>> misread;
-  for (const Band& run : runs) misread.emplace_back(run.consumer_begin, run.consumer_end);
   const auto offsets_per_px = static_cast<std::int64_t>(1 / picture.scale());
-  for (const auto& [begin, end] : merge_ranges(std::move(misread), offsets_per_px)) {
+  for (const auto& [begin, end] : marked_stretches(misread, offsets_per_px)) {
     const double x0 = picture.x(begin), w = std::max(1.0, picture.x(end) - x0);
     const std::string red = "stroke=\"" + std::string(kMisreadRed) + "\"";
     picture.rect(x0, consumer_y, w, kStripHeight, "fill=\"none\" " + red + " stroke-width=\"1.5\"");
