@@ -1,8 +1,10 @@
 // layoutcheck codegen CONTRACT.yaml [-o HEADER.h] : writes a header of __host__ __device__
 // constexpr offset functions generated from the contract (symbols as parameters, expressions as
-// written), so a kernel's addressing comes from the reviewed contract. Prints to stdout without -o.
+// written), so a kernel's addressing comes from the reviewed contract. Prints to stdout without -o
+// (or with -o -).
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,26 +18,33 @@ namespace {
 
 struct CodegenOptions {
   std::string contract;
-  std::string output;
+  std::optional<std::string> output;
   std::string source_label;
   std::vector<std::string> assignments;
+  std::int64_t max_elements = kDefaultElementCap;
 };
 
 int run_codegen(const CodegenOptions& options) {
-  const Contract contract = load_contract(options.contract, load_options_from(options.assignments));
+  // Validate before loading: an empty -o is a mistake (as in render), not a request for stdout.
+  if (options.output && options.output->empty())
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                "-o needs a file name",
+                                "give a header path, or - (or no -o) for standard output"});
+  const Contract contract =
+      load_contract(options.contract, load_options_from(options.assignments, options.max_elements));
   codegen::OffsetHeaderOptions header_options;
   header_options.source_label =
       options.source_label.empty() ? options.contract : options.source_label;
   const std::string header = codegen::generate_offset_header(contract, header_options);
-  if (options.output.empty()) {
+  if (!options.output || *options.output == "-") {
     std::cout << header;
     return kClean;
   }
-  std::ofstream file(options.output, std::ios::binary);
+  std::ofstream file(*options.output, std::ios::binary);
   file << header;
   file.close();
   if (!file) {
-    std::cerr << "layoutcheck codegen: error: cannot write '" << options.output << "'\n";
+    std::cerr << "layoutcheck codegen: error: cannot write '" << *options.output << "'\n";
     return kInputError;
   }
   return kClean;
@@ -49,10 +58,12 @@ Command setup_codegen_command(CLI::App& parent) {
       "codegen",
       "Generate a header of __host__ __device__ constexpr offset functions from a contract");
   app->add_option("contract", options->contract, "Contract YAML file")->required();
-  app->add_option("-o,--output", options->output, "Header to write (default: stdout)");
+  app->add_option("-o,--output", options->output,
+                  "Header to write (default, or -: standard output)");
   app->add_option("--source-label", options->source_label,
                   "Path shown in the header's first line (default: the contract path as given)");
   add_set_option(app, options->assignments);
+  add_max_elements_option(app, options->max_elements);
   return {app, [options] { return run_codegen(*options); }};
 }
 

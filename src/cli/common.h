@@ -1,10 +1,11 @@
-// Helpers shared by the subcommands: --set parsing and exit codes.
+// Helpers shared by the subcommands: --set and --max-elements parsing, exit codes, and the check
+// that standard output was really written.
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "layoutcheck/contract/parse.h"
 
@@ -15,7 +16,18 @@ enum ExitCode : int { kClean = 0, kFindings = 1, kInputError = 2 };
 // Binds "--set NAME=VALUE" (repeatable) to assignments.
 void add_set_option(CLI::App* app, std::vector<std::string>& assignments);
 
-// Turns the --set strings into LoadOptions; throws InputError on a malformed assignment.
-LoadOptions load_options_from(const std::vector<std::string>& assignments);
+// Binds "--max-elements N" (positive), the cap on a contract's elements and row size, for every
+// command that loads contracts: the cap's error message tells the user to raise it with this.
+void add_max_elements_option(CLI::App* app, std::int64_t& max_elements);
+
+// Turns the --set strings and the cap into LoadOptions; throws InputError on a malformed
+// assignment.
+LoadOptions load_options_from(const std::vector<std::string>& assignments,
+                              std::int64_t max_elements = kDefaultElementCap);
+
+// Flushes standard output. @post exit_code when everything written to it arrived; else, with
+// "layoutcheck: cannot write to standard output: REASON" on stderr, kInputError (a full disk or
+// closed pipe must not pass for a clean run).
+int finish_standard_output(int exit_code);
 
 }  // namespace layoutcheck::cli

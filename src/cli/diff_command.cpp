@@ -22,13 +22,14 @@ struct DiffOptions {
   std::vector<std::string> assignments;
   bool json = false;
   std::optional<std::int64_t> max_runs;
+  std::int64_t max_elements = kDefaultElementCap;
 };
 
 int run_diff(const DiffOptions& options) {
   if (options.max_runs && *options.max_runs < 0)
     throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
                                 "--max-runs must be 0 or more", ""});
-  const LoadOptions load = load_options_from(options.assignments);
+  const LoadOptions load = load_options_from(options.assignments, options.max_elements);
   const Contract producer = load_contract(options.producer, load);
   const Contract consumer = load_contract(options.consumer, load);
   const MisreadReport report = diff_contracts(producer, consumer);
@@ -58,6 +59,7 @@ Command setup_diff_command(CLI::App& parent) {
       ->required()
       ->check(CLI::ExistingFile);
   add_set_option(app, options->assignments);
+  add_max_elements_option(app, options->max_elements);
   app->add_flag("--json", options->json, "Print the report as JSON");
   app->add_option("--max-runs", options->max_runs,
                   "Misread runs to list (text default 8, JSON default all)");

@@ -19,10 +19,12 @@ struct ExplainOptions {
   std::optional<std::string> element;
   std::vector<std::string> assignments;
   bool json = false;
+  std::int64_t max_elements = kDefaultElementCap;
 };
 
 int run_explain(const ExplainOptions& options) {
-  const Contract contract = load_contract(options.file, load_options_from(options.assignments));
+  const Contract contract =
+      load_contract(options.file, load_options_from(options.assignments, options.max_elements));
   const Explainer explainer(contract);
   const Explanation explanation = options.offset ? explainer.at_offset(*options.offset)
                                                  : explainer.at_element(*options.element);
@@ -47,6 +49,7 @@ Command setup_explain_command(CLI::App& parent) {
   offset->excludes(element);
   element->excludes(offset);
   add_set_option(app, options->assignments);
+  add_max_elements_option(app, options->max_elements);
   app->add_flag("--json", options->json, "Print the explanation as JSON");
   app->callback([offset, element] {
     if (offset->count() + element->count() != 1)

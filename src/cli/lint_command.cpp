@@ -104,8 +104,7 @@ void print_json(const std::vector<FileResult>& results) {
 }
 
 int run_lint(const LintOptions& lint) {
-  LoadOptions options = load_options_from(lint.assignments);
-  options.element_cap = lint.max_elements;
+  LoadOptions options = load_options_from(lint.assignments, lint.max_elements);
   options.ignore_unknown_overrides = lint.files.size() > 1;
 
   std::vector<FileResult> results;
@@ -152,10 +151,7 @@ Command setup_lint_command(CLI::App& parent) {
   app->add_option("files", lint->files, "Contract files (YAML)")->required()->type_name("FILE");
   add_set_option(app, lint->assignments);
   app->add_flag("--json", lint->json, "Print the findings as JSON");
-  app->add_option("--max-elements", lint->max_elements,
-                  "Cap on logical elements and row size per contract (default 2^26)")
-      ->check(CLI::PositiveNumber)
-      ->type_name("N");
+  add_max_elements_option(app, lint->max_elements);
   app->footer(
       "Each finding prints as FILE:LINE:COL: error[RULE]: MESSAGE with a 'fix:' line, then one\n"
       "summary line per file. Exit status: 0 when every file is clean (warnings allowed);\n"

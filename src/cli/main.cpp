@@ -1,25 +1,26 @@
 // layoutcheck: layout contracts, one-hot probes and fair timing for ported GPU kernels.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <exception>
 #include <iostream>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "commands.h"
 #include "common.h"
 #include "layoutcheck/contract/diagnostic.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int parse_and_run(int argc, char** argv) {
   using namespace layoutcheck::cli;
   CLI::App app{"layoutcheck: what every element of a buffer means, and what a kernel really reads"};
   app.set_version_flag("--version", std::string("layoutcheck ") + LAYOUTCHECK_VERSION);
   app.require_subcommand(1);
 
   std::vector<Command> commands = {
-      setup_lint_command(app),  setup_diff_command(app),  setup_explain_command(app),
-      setup_render_command(app), setup_probe_command(app), setup_run_command(app),
-      setup_bench_command(app), setup_codegen_command(app),
+      setup_lint_command(app),   setup_diff_command(app),    setup_explain_command(app),
+      setup_render_command(app), setup_probe_command(app),   setup_run_command(app),
+      setup_bench_command(app),  setup_codegen_command(app),
   };
 
   // CLI11 answers an unknown subcommand only with "A subcommand is required"; name it instead.
@@ -51,4 +52,11 @@ int main(int argc, char** argv) {
     }
   }
   return kInputError;
+}
+
+}  // namespace
+
+// Every path out, help and usage errors included, ends with the check that stdout was written.
+int main(int argc, char** argv) {
+  return layoutcheck::cli::finish_standard_output(parse_and_run(argc, argv));
 }

@@ -38,6 +38,7 @@ struct ProbeCommandOptions {
   std::uint64_t seed = 1;
   double tolerance = ProbeOptions{}.tolerance;
   std::optional<std::size_t> max_runs;
+  std::int64_t max_elements = kDefaultElementCap;
 };
 
 // Draws "probing qkvz [=====     ]  50% 8192/16384" on stderr once a sweep has run a second.
@@ -136,7 +137,7 @@ int run_probe(const ProbeCommandOptions& options) {
                                 "--producer and --consumer are required",
                                 "layoutcheck probe --producer P.yaml --consumer C.yaml"});
 
-  const LoadOptions load = load_options_from(options.assignments);
+  const LoadOptions load = load_options_from(options.assignments, options.max_elements);
   const Contract producer = load_contract(options.producer, load);
   const Contract consumer = load_contract(options.consumer, load);
   const GdnBuffer buffer = gdn_buffer_from_name(options.buffer.value_or(consumer.buffer));
@@ -193,6 +194,7 @@ Command setup_probe_command(CLI::App& parent) {
                   "the consumer's sibling files, else Qwen3.5's flat layouts and an [HV,K,V] state")
       ->check(CLI::ExistingFile);
   add_set_option(app, options->assignments);
+  add_max_elements_option(app, options->max_elements);
   app->add_option("--buffer", options->buffer,
                   "Buffer to probe: qkvz, ba or state (default: the contracts' buffer)")
       ->check(CLI::IsMember({"qkvz", "ba", "state"}));

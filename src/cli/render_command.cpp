@@ -20,10 +20,11 @@ struct RenderOptions {
   std::string output;
   std::vector<std::string> assignments;
   double width = 1400;
+  std::int64_t max_elements = kDefaultElementCap;
 };
 
 int run_render(const RenderOptions& options) {
-  const LoadOptions load = load_options_from(options.assignments);
+  const LoadOptions load = load_options_from(options.assignments, options.max_elements);
   const Contract first = load_contract(options.file, load);
   const SvgOptions svg{options.width};
   std::string picture;
@@ -61,6 +62,7 @@ Command setup_render_command(CLI::App& parent) {
   app->add_option("-o,--output", options->output, "SVG file to write (- for standard output)")
       ->required();
   add_set_option(app, options->assignments);
+  add_max_elements_option(app, options->max_elements);
   app->add_option("--width", options->width, "Picture width in px")->check(CLI::Range(400, 20000));
   return {app, [options] { return run_render(*options); }};
 }

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -16,15 +17,19 @@ struct CliResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `layoutcheck ARGS...` (arguments single-quoted for the shell) and captures everything.
-CliResult run_cli(const std::vector<std::string>& args) {
-  std::string command = std::string("'") + LAYOUTCHECK_CLI + "'";
-  for (const std::string& arg : args) {
-    std::string quoted = "'";
-    for (char c : arg) quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-    command += " " + quoted + "'";
-  }
+std::string shell_quoted(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// Runs `layoutcheck ARGS...` (arguments single-quoted for the shell) and captures everything;
+// with stdout_to, standard output goes to that file instead and only stderr is captured.
+CliResult run_cli(const std::vector<std::string>& args, const std::string& stdout_to = "") {
+  std::string command = shell_quoted(LAYOUTCHECK_CLI);
+  for (const std::string& arg : args) command += " " + shell_quoted(arg);
   command += " 2>&1";
+  if (!stdout_to.empty()) command += " >" + shell_quoted(stdout_to);
   CliResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -44,6 +49,7 @@ std::string contract(const std::string& relative) {
 const std::string kFlatQkvz = contract("gdn/qwen3_5.qkvz.yaml");
 const std::string kInterleavedQkvz = contract("gdn/qwen3_next.qkvz.yaml");
 const std::string kFlatBa = contract("gdn/qwen3_5.ba.yaml");
+const std::string kInterleavedBa = contract("gdn/qwen3_next.ba.yaml");
 const std::string kMissing = "/nonexistent/layoutcheck/missing.yaml";
 
 bool contains(const std::string& text, const std::string& needle) {
@@ -158,5 +164,74 @@ TEST(Cli, ExplainUnknownElementIsAnInputError) {
   const CliResult result = run_cli({"explain", kFlatQkvz, "--element", "W[0,0]"});
   EXPECT_EQ(result.exit_code, 2) << result.output;
 }
+
+// A full disk or a closed pipe must not pass for a clean run: what a command prints is its result.
+class StdoutWriteError : public testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(StdoutWriteError, IsAnInputErrorNamingStandardOutput) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  const CliResult result = run_cli(GetParam(), "/dev/full");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_TRUE(contains(result.output, "layoutcheck: cannot write to standard output: "))
+      << result.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EachPrintingCommand, StdoutWriteError,
+    testing::Values(std::vector<std::string>{"lint", kFlatQkvz},
+                    std::vector<std::string>{"diff", kFlatQkvz, kInterleavedQkvz},
+                    std::vector<std::string>{"explain", kFlatQkvz, "--offset", "0"},
+                    std::vector<std::string>{"render", kFlatBa, "-o", "-"},
+                    std::vector<std::string>{"codegen", kFlatBa},
+                    std::vector<std::string>{"--help"}));
+
+TEST(Cli, CodegenEmptyOutputIsAUsageErrorLikeRender) {
+  for (const char* command : {"codegen", "render"}) {
+    const CliResult result = run_cli({command, kFlatBa, "-o", ""});
+    EXPECT_EQ(result.exit_code, 2) << command << "\n" << result.output;
+  }
+  const CliResult codegen = run_cli({"codegen", kFlatBa, "-o", ""});
+  EXPECT_TRUE(contains(codegen.output, "-o needs a file name")) << codegen.output;
+  EXPECT_FALSE(contains(codegen.output, "#pragma once")) << codegen.output;
+}
+
+TEST(Cli, CodegenDashWritesStandardOutput) {
+  const CliResult result = run_cli({"codegen", kFlatBa, "-o", "-"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(contains(result.output, "#pragma once")) << result.output;
+}
+
+// The element-cap error says "raise the cap with --max-elements": every command that loads a
+// contract and can print it takes that option, with lint's meaning and validation.
+class MaxElements : public testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(MaxElements, CapsTheContractAndIsValidated) {
+  std::vector<std::string> args = GetParam();
+  args.insert(args.end(), {"--max-elements", "50"});
+  const CliResult capped = run_cli(args);  // ba has 96 elements per row
+  EXPECT_NE(capped.exit_code, 0) << capped.output;
+  EXPECT_TRUE(contains(capped.output, "element-cap")) << capped.output;
+  EXPECT_TRUE(contains(capped.output, "--max-elements")) << capped.output;
+
+  args.back() = "100000";
+  const CliResult raised = run_cli(args);
+  EXPECT_FALSE(contains(raised.output, "element-cap")) << raised.output;
+  EXPECT_FALSE(contains(raised.output, "--max-elements")) << raised.output;
+
+  args.back() = "0";
+  const CliResult zero = run_cli(args);
+  EXPECT_EQ(zero.exit_code, 2) << zero.output;
+  EXPECT_TRUE(contains(zero.output, "--max-elements")) << zero.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryContractCommand, MaxElements,
+                         testing::Values(std::vector<std::string>{"lint", kFlatBa},
+                                         std::vector<std::string>{"diff", kFlatBa, kInterleavedBa},
+                                         std::vector<std::string>{"explain", kFlatBa, "--offset",
+                                                                  "0"},
+                                         std::vector<std::string>{"render", kFlatBa, "-o", "-"},
+                                         std::vector<std::string>{"codegen", kFlatBa},
+                                         std::vector<std::string>{"probe", "--producer", kFlatBa,
+                                                                  "--consumer", kInterleavedBa}));
 
 }  // namespace

@@ -135,6 +135,35 @@ TEST(Parse, CollectsEveryErrorInFileOrder) {
                                       "13:11 type", "14:16 type", "16:41 type", "17:7 type"}));
 }
 
+// Dim names index a field and mode names a dim (explain, codegen's parameters): each once.
+TEST(Parse, DimAndModeNamesAreUniqueWithinTheirOwner) {
+  const ParseResult result = parse(
+      "fields:\n"                                // 5
+      "  - name: Q\n"                            // 6
+      "    dims:\n"                              // 7
+      "      - {name: h, size: 2, stride: 6}\n"  // 8
+      "      - name: h\n"                        // 9
+      "        modes: [{name: r, size: 2, stride: 1}, {name: r, size: 3, stride: 2}]\n"
+      "  - name: K\n"                                  // 11
+      "    offset: 12\n"                               // 12
+      "    dims: [{name: h, size: 2, stride: 1}]\n");  // 13
+  EXPECT_EQ(summary(result), (std::vector<std::string>{"9:9 name", "10:48 name"}));
+  ASSERT_EQ(result.diagnostics.size(), 2u);
+  EXPECT_EQ(result.diagnostics[0].message,
+            "dim name 'h' is used twice in field 'Q' (first at line 8)");
+  EXPECT_EQ(result.diagnostics[1].message,
+            "mode name 'r' is used twice in dim 'h' of field 'Q' (first at line 10)");
+  // The same dim name in another field, and unnamed modes, are fine.
+  EXPECT_TRUE(parse("fields:\n"
+                    "  - {name: Q, dims: [{name: h, size: 2, stride: 1}]}\n"
+                    "  - name: K\n"
+                    "    offset: 2\n"
+                    "    dims:\n"
+                    "      - name: h\n"
+                    "        modes: [{size: 2, stride: 1}, {size: 2, stride: 2}]\n")
+                  .diagnostics.empty());
+}
+
 TEST(Parse, WrongTypesNameWhatWasExpected) {
   const auto first_message = [](const std::string& body) {
     const ParseResult result = parse(body);

@@ -6,36 +6,71 @@
 #include <sstream>
 #include <string_view>
 
+#include "layoutcheck/codegen/cpp_text.h"
+
 namespace layoutcheck::codegen {
 namespace {
 
-// Names a contract may use that C++ reserves; they get a trailing underscore.
-const std::set<std::string, std::less<>>& cpp_keywords() {
-  static const std::set<std::string, std::less<>> keywords = {
-      "alignas",  "alignof", "and",     "asm",       "auto",      "bool",      "break",
-      "case",     "catch",   "char",    "class",     "const",     "constexpr", "continue",
-      "default",  "delete",  "do",      "double",    "else",      "enum",      "explicit",
-      "extern",   "false",   "float",   "for",       "friend",    "goto",      "if",
-      "inline",   "int",     "long",    "mutable",   "namespace", "new",       "not",
-      "operator", "or",      "private", "protected", "public",    "register",  "return",
-      "short",    "signed",  "sizeof",  "static",    "struct",    "switch",    "template",
-      "this",     "throw",   "true",    "try",       "typedef",   "typename",  "union",
-      "unsigned", "using",   "virtual", "void",      "volatile",  "while",     "xor",
-      "s",        "Index"};
-  return keywords;
+// The names the header itself declares or relies on; a contract name equal to one would shadow
+// or redefine it (a symbol 's' hides the Symbols parameter, 'Index' the template parameter).
+bool is_generator_name(std::string_view name) {
+  return name == "s" || name == "Index" || name == "Symbols" || name == "kContractName" ||
+         name == "LC_CONTRACT_FN";
 }
 
-std::string identifier(std::string_view name) {
+// Any text as identifier characters: "qwen3_5.qkvz" -> "qwen3_5_qkvz", "1x" -> "_1x".
+std::string identifier_characters(std::string_view name) {
   std::string result;
   for (char c : name) result += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (result.empty() || std::isdigit(static_cast<unsigned char>(result[0]))) result = "_" + result;
-  if (cpp_keywords().count(result)) result += '_';
   return result;
+}
+
+// THE mapping from a name in the contract to the identifier the header uses for it, wherever it
+// appears (declarations and pasted expressions alike). A name that is a C++ keyword, one of the
+// generator's own names or reserved-looking (leading '_', which macros such as __CUDACC__ use)
+// gets a trailing '_': int -> int_. So does that name followed by underscores (int_ -> int__),
+// which keeps the mapping one-to-one for identifiers: int and int_ never meet.
+std::string cpp_identifier(std::string_view name) {
+  std::string result = identifier_characters(name);
+  const std::string_view stem =
+      std::string_view(result).substr(0, result.find_last_not_of('_') + 1);
+  if (stem.empty() || stem[0] == '_' || is_cpp_keyword(stem) || is_generator_name(stem))
+    result += '_';
+  return result;
+}
+
+// An expression of the contract as C++: its symbol names through cpp_identifier, leading zeros
+// dropped (C++ reads 010 as octal 8) and "--" (a contract's a - -b) spaced apart.
+std::string cpp_expression(std::string_view text) {
+  std::string code;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto is_word = [&](std::size_t at) {
+      return at < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_');
+    };
+    std::size_t end = i;
+    while (is_word(end)) ++end;
+    if (end == i) {
+      if (text[i] == '-' && !code.empty() && code.back() == '-') code += ' ';
+      code += text[i++];
+      continue;
+    }
+    const std::string_view word = text.substr(i, end - i);
+    if (std::isdigit(static_cast<unsigned char>(word[0]))) {
+      const std::size_t digits = std::min(word.find_first_not_of('0'), word.size() - 1);
+      code += word.substr(digits);
+    } else {
+      code += cpp_identifier(word);
+    }
+    i = end;
+  }
+  return code;
 }
 
 // An expression as written, or its value when the parser kept no text.
 std::string expression_text(const std::string& text, std::int64_t value) {
-  return text.empty() ? std::to_string(value) : text;
+  return text.empty() ? std::to_string(value) : cpp_expression(text);
 }
 
 // Derived symbols in an order where each comes after the symbols it uses.
@@ -63,11 +98,33 @@ std::vector<const Symbol*> derived_in_dependency_order(const Contract& contract)
   return ordered;
 }
 
+// The names one generated function declares: the symbols' (fixed, the pasted expressions use
+// them) and the generator's own parameters and locals, each kept distinct by a suffix, so dims
+// or modes whose names meet ("hv" mode "r" and a dim "hv_r") still compile.
+class LocalNames {
+ public:
+  explicit LocalNames(std::set<std::string, std::less<>> taken) : taken_(std::move(taken)) {}
+
+  // `wanted` through cpp_identifier; while taken, with `suffix` (and then a count) appended.
+  std::string claim(std::string_view wanted, std::string_view suffix) {
+    const std::string base = cpp_identifier(wanted);
+    std::string name = base;
+    for (int count = 1; taken_.count(name) > 0; ++count)
+      name = base + std::string(suffix) + (count == 1 ? "" : std::to_string(count));
+    taken_.insert(name);
+    return name;
+  }
+
+ private:
+  std::set<std::string, std::less<>> taken_;
+};
+
 class HeaderWriter {
  public:
   HeaderWriter(const Contract& contract, const OffsetHeaderOptions& options)
       : contract_(contract), options_(options) {
-    for (const Symbol& symbol : contract_.symbols) symbol_names_.insert(identifier(symbol.name));
+    for (const Symbol& symbol : contract_.symbols)
+      symbol_names_.insert(cpp_identifier(symbol.name));
   }
 
   std::string write() {
@@ -75,8 +132,8 @@ class HeaderWriter {
     write_symbols();
     for (const Field& field : contract_.fields) write_field(field);
     for (const Padding& padding : contract_.padding)
-      out_ << "// padding '" << padding.name << "': " << padding.size << " elements at offset "
-           << padding.offset << " (at the defaults)\n";
+      out_ << "// padding '" << cpp_comment_text(padding.name) << "': " << padding.size
+           << " elements at offset " << padding.offset << " (at the defaults)\n";
     out_ << "\n}  // namespace layoutcheck::contracts::" << namespace_ << "\n";
     return out_.str();
   }
@@ -84,9 +141,10 @@ class HeaderWriter {
  private:
   void write_preamble() {
     namespace_ = contract_identifier(contract_.name);
-    out_ << "// Generated by layoutcheck codegen from " << options_.source_label << " (contract "
-         << contract_.name << ", buffer " << contract_.buffer << ", dtype "
-         << dtype_name(contract_.dtype) << ").\n"
+    out_ << "// Generated by layoutcheck codegen from " << cpp_comment_text(options_.source_label)
+         << " (contract " << cpp_comment_text(contract_.name) << ", buffer "
+         << cpp_comment_text(contract_.buffer) << ", dtype " << dtype_name(contract_.dtype)
+         << ").\n"
          << "// DO NOT EDIT: scripts/regenerate-kernel-headers.sh rewrites it and a test checks it "
             "is current,\n"
          << "// so a kernel addressing through it reads exactly what the reviewed contract says.\n"
@@ -101,7 +159,8 @@ class HeaderWriter {
          << "#endif\n"
          << "#endif\n\n"
          << "namespace layoutcheck::contracts::" << namespace_ << " {\n\n"
-         << "inline constexpr const char* kContractName = \"" << contract_.name << "\";\n\n";
+         << "inline constexpr const char* kContractName = " << cpp_string_literal(contract_.name)
+         << ";\n\n";
   }
 
   void write_symbols() {
@@ -110,8 +169,8 @@ class HeaderWriter {
          << "struct Symbols {\n";
     for (const Symbol& symbol : contract_.symbols) {
       if (symbol.derived_from) continue;
-      out_ << "  Index " << identifier(symbol.name) << " = " << symbol.value << ";";
-      if (!symbol.description.empty()) out_ << "  // " << symbol.description;
+      out_ << "  Index " << cpp_identifier(symbol.name) << " = " << symbol.value << ";";
+      if (!symbol.description.empty()) out_ << "  // " << cpp_comment_text(symbol.description);
       out_ << "\n";
     }
     out_ << "};\n\n";
@@ -121,31 +180,26 @@ class HeaderWriter {
   void write_symbol_bindings() {
     for (const Symbol& symbol : contract_.symbols) {
       if (symbol.derived_from) continue;
-      const std::string name = identifier(symbol.name);
+      const std::string name = cpp_identifier(symbol.name);
       out_ << "  [[maybe_unused]] const Index " << name << " = s." << name << ";\n";
     }
     for (const Symbol* symbol : derived_in_dependency_order(contract_))
-      out_ << "  [[maybe_unused]] const Index " << identifier(symbol->name) << " = "
-           << symbol->derived_from->text() << ";\n";
-  }
-
-  std::string parameter_name(const std::string& dim_name) const {
-    std::string name = identifier(dim_name);
-    if (symbol_names_.count(name)) name += "_index";
-    return name;
+      out_ << "  [[maybe_unused]] const Index " << cpp_identifier(symbol->name) << " = "
+           << cpp_expression(symbol->derived_from->text()) << ";\n";
   }
 
   void write_field(const Field& field) {
-    const std::string name = identifier(field.name);
+    const std::string name = cpp_identifier(field.name);
+    LocalNames locals(symbol_names_);
     std::vector<std::string> parameters;
-    for (const Dim& dim : field.dims) parameters.push_back(parameter_name(dim.name));
+    for (const Dim& dim : field.dims) parameters.push_back(locals.claim(dim.name, "_index"));
 
     // Comment: the logical element, and the mapping at the defaults in CuTe notation.
     out_ << "// " << field.name << "[";
     for (std::size_t i = 0; i < field.dims.size(); ++i)
-      out_ << (i ? ", " : "") << field.dims[i].name;
+      out_ << (i ? ", " : "") << cpp_comment_text(field.dims[i].name);
     out_ << "]: " << field.layout_string() << " @ " << field.offset << " at the defaults";
-    if (!field.description.empty()) out_ << "\n// " << field.description;
+    if (!field.description.empty()) out_ << "\n// " << cpp_comment_text(field.description);
     out_ << "\n";
 
     out_ << "template <class Index>\n"
@@ -166,22 +220,25 @@ class HeaderWriter {
       }
       // A split dim: decompose the index over its modes, fastest first; the slowest mode takes
       // what is left (the index is in range by precondition).
-      std::vector<std::string> locals;
-      for (std::size_t m = 0; m < dim.modes.size(); ++m)
-        locals.push_back(
-            index + "_" +
-            (dim.modes[m].name.empty() ? "m" + std::to_string(m) : identifier(dim.modes[m].name)));
+      std::vector<std::string> mode_index;
+      for (std::size_t m = 0; m < dim.modes.size(); ++m) {
+        const std::string& mode = dim.modes[m].name;
+        mode_index.push_back(locals.claim(
+            index + "_" + (mode.empty() ? "m" + std::to_string(m) : identifier_characters(mode)),
+            "_local"));
+      }
       std::string rest = index;
       for (std::size_t m = 0; m + 1 < dim.modes.size(); ++m) {
         const std::string size = expression_text(dim.modes[m].size_text, dim.modes[m].size);
-        out_ << "  const Index " << locals[m] << " = " << rest << " % (" << size << ");\n";
-        const std::string next =
-            m + 2 == dim.modes.size() ? locals[m + 1] : index + "_rest" + std::to_string(m);
+        out_ << "  const Index " << mode_index[m] << " = " << rest << " % (" << size << ");\n";
+        const std::string next = m + 2 == dim.modes.size()
+                                     ? mode_index[m + 1]
+                                     : locals.claim(index + "_rest" + std::to_string(m), "_local");
         out_ << "  const Index " << next << " = " << rest << " / (" << size << ");\n";
         rest = next;
       }
       for (std::size_t m = 0; m < dim.modes.size(); ++m)
-        terms.push_back(locals[m] + " * (" +
+        terms.push_back(mode_index[m] + " * (" +
                         expression_text(dim.modes[m].stride_text, dim.modes[m].stride) + ")");
     }
     out_ << "  return ";
@@ -209,7 +266,7 @@ class HeaderWriter {
 }  // namespace
 
 std::string contract_identifier(const std::string& contract_name) {
-  return identifier(contract_name);
+  return cpp_identifier(contract_name);
 }
 
 std::string generate_offset_header(const Contract& contract, const OffsetHeaderOptions& options) {

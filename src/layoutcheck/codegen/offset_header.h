@@ -14,7 +14,10 @@
 // Symbols are parameters (a Symbols struct holding the contract's defaults), derived symbols are
 // computed from their expressions, and every size, stride and offset is the expression as written
 // in the contract. Functions are `__host__ __device__ constexpr` under a GPU compiler (hipcc, nvcc,
-// hipRTC, NVRTC) and plain constexpr elsewhere; the header includes nothing.
+// hipRTC, NVRTC) and plain constexpr elsewhere; the header includes nothing. A contract name that
+// is a C++ keyword or one of the header's own names (Index, s) gets a trailing '_' (int -> int_),
+// in declarations and pasted expressions alike; free text (names, descriptions, the source label)
+// is escaped in string literals and kept on its comment line.
 #pragma once
 
 #include <string>

@@ -335,6 +335,15 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
       ok = false;
     }
     if (modes->value->kind != Kind::sequence) ok = false;
+    std::map<std::string, int, std::less<>> mode_lines;
+    for (const Mode& mode : dim.modes) {
+      if (mode.name.empty()) continue;  // unnamed modes are told apart by position
+      if (const auto [first, added] = mode_lines.emplace(mode.name, mode.where.line); !added)
+        error(mode.where, "name",
+              "mode name '" + mode.name + "' is used twice in " + what + " (first at line " +
+                  std::to_string(first->second) + ")",
+              "give every mode of a dim its own name");
+    }
     const std::optional<std::int64_t> declared = positive(size_entry, "size of " + what);
     if (ok && declared) {
       std::int64_t product = 1;
@@ -397,6 +406,14 @@ std::optional<Field> Reader::read_field(const YamlNode& node) {
   });
   if (dims && dims->value->kind == Kind::sequence && dims->value->items.empty())
     error(at(*dims), "type", "dims of " + what + " is empty", "list at least one dim");
+  // Dim names index the field (explain, codegen's parameters): two alike make it ambiguous.
+  std::map<std::string, int, std::less<>> dim_lines;
+  for (const Dim& dim : field.dims)
+    if (const auto [first, added] = dim_lines.emplace(dim.name, dim.where.line); !added)
+      error(dim.where, "name",
+            "dim name '" + dim.name + "' is used twice in " + what + " (first at line " +
+                std::to_string(first->second) + ")",
+            "give every dim of a field its own name");
   if (!dims || dims->value->kind != Kind::sequence || dims->value->items.empty()) ok = false;
   list(view->get("may_alias"), "may_alias of " + what, [&](const YamlNode& item) {
     if (item.kind == Kind::scalar)
