@@ -1,9 +1,14 @@
 #include "common.h"
 
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
+#include <limits>
+#include <sstream>
 
 #include "layoutcheck/contract/expression.h"
 
@@ -15,10 +20,56 @@ void add_set_option(CLI::App* app, std::vector<std::string>& assignments) {
       ->type_name("NAME=VALUE");
 }
 
+namespace {
+
+// The whole text as one number of type T, nothing before or after it.
+template <class T>
+bool parse_whole(const std::string& text, T& value) {
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  return error == std::errc() && stop == end && !text.empty();
+}
+
+CLI::Validator checked(std::string description, std::function<bool(const std::string&)> accepts) {
+  return CLI::Validator(
+      [description, accepts](std::string& input) -> std::string {
+        return accepts(input) ? "" : "expected " + description + ", got '" + input + "'";
+      },
+      description);
+}
+
+}  // namespace
+
+CLI::Validator integer_at_least(std::int64_t minimum) {
+  return checked("an integer of at least " + std::to_string(minimum),
+                 [minimum](const std::string& input) {
+                   std::int64_t value = 0;
+                   return parse_whole(input, value) && value >= minimum;
+                 });
+}
+
+CLI::Validator unsigned_integer() {
+  return checked(
+      "an integer from 0 to " + std::to_string(std::numeric_limits<std::uint64_t>::max()),
+      [](const std::string& input) {
+        std::uint64_t value = 0;
+        return input[0] != '-' && parse_whole(input, value);
+      });
+}
+
+CLI::Validator finite_number_above(double minimum) {
+  std::ostringstream bound;
+  bound << minimum;
+  return checked("a finite number above " + bound.str(), [minimum](const std::string& input) {
+    double value = 0;
+    return parse_whole(input, value) && std::isfinite(value) && value > minimum;
+  });
+}
+
 void add_max_elements_option(CLI::App* app, std::int64_t& max_elements) {
   app->add_option("--max-elements", max_elements,
                   "Cap on logical elements and row size per contract (default 2^26)")
-      ->check(CLI::PositiveNumber)
+      ->check(integer_at_least(1))
       ->type_name("N");
 }
 

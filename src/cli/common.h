@@ -16,6 +16,15 @@ enum ExitCode : int { kClean = 0, kFindings = 1, kInputError = 2 };
 // Binds "--set NAME=VALUE" (repeatable) to assignments.
 void add_set_option(CLI::App* app, std::vector<std::string>& assignments);
 
+// Option checks with plain messages (CLI11's own print the range as doubles, "not in range
+// 0.000000 to 1797...", and call a non-number out of range):
+//   "--max-batch: expected an integer of at least 1, got '0'"
+CLI::Validator integer_at_least(std::int64_t minimum);
+//   "--seed: expected an integer from 0 to 18446744073709551615, got '-1'"
+CLI::Validator unsigned_integer();
+//   "--tolerance: expected a finite number above 0, got 'nan'"
+CLI::Validator finite_number_above(double minimum);
+
 // Binds "--max-elements N" (positive), the cap on a contract's elements and row size, for every
 // command that loads contracts: the cap's error message tells the user to raise it with this.
 void add_max_elements_option(CLI::App* app, std::int64_t& max_elements);

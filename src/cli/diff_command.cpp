@@ -26,9 +26,6 @@ struct DiffOptions {
 };
 
 int run_diff(const DiffOptions& options) {
-  if (options.max_runs && *options.max_runs < 0)
-    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
-                                "--max-runs must be 0 or more", ""});
   const LoadOptions load = load_options_from(options.assignments, options.max_elements);
   const Contract producer = load_contract(options.producer, load);
   const Contract consumer = load_contract(options.consumer, load);
@@ -62,7 +59,8 @@ Command setup_diff_command(CLI::App& parent) {
   add_max_elements_option(app, options->max_elements);
   app->add_flag("--json", options->json, "Print the report as JSON");
   app->add_option("--max-runs", options->max_runs,
-                  "Misread runs to list (text default 8, JSON default all)");
+                  "Misread runs to list (text default 8, JSON default all)")
+      ->check(integer_at_least(0));
   return {app, [options] { return run_diff(*options); }};
 }
 

@@ -205,14 +205,15 @@ Command setup_probe_command(CLI::App& parent) {
   app->add_flag("--json", options->json, "Print the verdict as JSON");
   app->add_option("--max-batch", options->max_batch,
                   "Probes per runner call (default: sized for the backend)")
-      ->check(CLI::PositiveNumber);
-  app->add_option("--seed", options->seed, "Seed of the random conv state and weights");
+      ->check(integer_at_least(1));
+  app->add_option("--seed", options->seed, "Seed of the random conv state and weights")
+      ->check(unsigned_integer());
   app->add_option("--tolerance", options->tolerance,
                   "Relative distance within which a response matches a prediction (default 0.01)")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_number_above(0));
   app->add_option("--max-runs", options->max_runs,
                   "Misread runs to list (text default 8, JSON default all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_at_least(0));
   return {app, [options] { return run_probe(*options); }};
 }
 

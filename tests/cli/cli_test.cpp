@@ -234,4 +234,37 @@ INSTANTIATE_TEST_SUITE_P(EveryContractCommand, MaxElements,
                                          std::vector<std::string>{"probe", "--producer", kFlatBa,
                                                                   "--consumer", kInterleavedBa}));
 
+// A bad number names the option, what it expects and what it got: no double-printed range, and
+// NaN or an out-of-range seed is not taken silently.
+TEST(Cli, NumericOptionsSayWhatTheyExpect) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"lint", kFlatBa, "--max-elements", "0"},
+       "--max-elements: expected an integer of at least 1, got '0'"},
+      {{"lint", kFlatBa, "--max-elements", "abc"},
+       "--max-elements: expected an integer of at least 1, got 'abc'"},
+      {{"diff", kFlatBa, kFlatBa, "--max-runs", "-1"},
+       "--max-runs: expected an integer of at least 0, got '-1'"},
+      {{"probe", "--producer", kFlatBa, "--consumer", kFlatBa, "--tolerance", "nan"},
+       "--tolerance: expected a finite number above 0, got 'nan'"},
+      {{"probe", "--producer", kFlatBa, "--consumer", kFlatBa, "--seed", "-1"},
+       "--seed: expected an integer from 0 to 18446744073709551615, got '-1'"},
+      {{"probe", "--producer", kFlatBa, "--consumer", kFlatBa, "--seed", "18446744073709551616"},
+       "--seed: expected an integer from 0 to 18446744073709551615"},
+      {{"probe", "--producer", kFlatBa, "--consumer", kFlatBa, "--max-batch", "1.5"},
+       "--max-batch: expected an integer of at least 1, got '1.5'"},
+  };
+  for (const Case& bad : cases) {
+    const CliResult result = run_cli(bad.args);
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_TRUE(contains(result.output, bad.message)) << result.output;
+    EXPECT_FALSE(contains(result.output, "0.000000")) << result.output;
+  }
+  const CliResult width = run_cli({"render", kFlatBa, "--width", "400.5", "-o", "-"});
+  EXPECT_EQ(width.exit_code, 0) << width.output;  // a width in range, not a whole number
+}
+
 }  // namespace
