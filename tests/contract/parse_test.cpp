@@ -3,6 +3,7 @@
 #include "layoutcheck/contract/parse.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace layoutcheck {
 namespace {
@@ -274,6 +275,28 @@ TEST(LoadContract, ThrowsEveryErrorAndDropsWarnings) {
       "t.yaml");
   EXPECT_EQ(c.row_size, 1);
   EXPECT_THROW(load_contract("/nonexistent/x.yaml"), InputError);
+}
+
+// A contract may come through a pipe (`lint <(generate)`, `lint /dev/stdin`): read as a stream.
+TEST(LoadContract, ReadsFromAPipe) {
+  int ends[2];
+  ASSERT_EQ(pipe(ends), 0);
+  const std::string text = std::string(kHeader) +
+                           "symbols: {H: 4}\n"
+                           "fields:\n  - {name: Q, dims: [{name: h, size: H, stride: 1}]}\n";
+  ASSERT_EQ(write(ends[1], text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(ends[1]);
+  const std::string path = "/dev/fd/" + std::to_string(ends[0]);
+  const Contract contract = load_contract(path);
+  close(ends[0]);
+  EXPECT_EQ(contract.row_size, 4);
+  try {
+    load_contract("/nonexistent/x.yaml");
+    FAIL();
+  } catch (const InputError& error) {  // the reason, not only the path
+    EXPECT_NE(std::string(error.what()).find("No such file or directory"), std::string::npos)
+        << error.what();
+  }
 }
 
 }  // namespace
