@@ -2,7 +2,6 @@
 // constexpr offset functions generated from the contract (symbols as parameters, expressions as
 // written), so a kernel's addressing comes from the reviewed contract. Prints to stdout without -o
 // (or with -o -).
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -40,13 +39,7 @@ int run_codegen(const CodegenOptions& options) {
     std::cout << header;
     return kClean;
   }
-  std::ofstream file(*options.output, std::ios::binary);
-  file << header;
-  file.close();
-  if (!file) {
-    std::cerr << "layoutcheck codegen: error: cannot write '" << *options.output << "'\n";
-    return kInputError;
-  }
+  write_output_file(*options.output, header);
   return kClean;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -80,6 +81,20 @@ LoadOptions load_options_from(const std::vector<std::string>& assignments,
     options.overrides.push_back(parse_symbol_assignment(text));
   options.element_cap = max_elements;
   return options;
+}
+
+void write_output_file(const std::string& path, std::string_view contents) {
+  errno = 0;
+  std::ofstream out(path, std::ios::binary);
+  if (out) out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+  if (out) out.close();
+  if (!out) {
+    const int error = errno;
+    throw InputError(Diagnostic{
+        SourceLocation{path}, Severity::error, "output",
+        "cannot write " + path + (error != 0 ? std::string(": ") + std::strerror(error) : ""),
+        "check that the directory exists and is writable"});
+  }
 }
 
 int finish_standard_output(int exit_code) {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "layoutcheck/contract/parse.h"
@@ -33,6 +34,10 @@ void add_max_elements_option(CLI::App* app, std::int64_t& max_elements);
 // assignment.
 LoadOptions load_options_from(const std::vector<std::string>& assignments,
                               std::int64_t max_elements = kDefaultElementCap);
+
+// Writes `contents` to the file at `path`; InputError (rule "output") saying why when it cannot:
+// "cannot write out/x.svg: No such file or directory".
+void write_output_file(const std::string& path, std::string_view contents);
 
 // Flushes standard output. @post exit_code when everything written to it arrived; else, with
 // "layoutcheck: cannot write to standard output: REASON" on stderr, kInputError (a full disk or

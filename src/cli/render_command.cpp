@@ -1,6 +1,5 @@
 // layoutcheck render FILE [OTHER] -o OUT.svg: one row coloured by field and labelled by head; with
 // OTHER, FILE is the producer and OTHER the consumer, and the misread runs are marked.
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -38,10 +37,7 @@ int run_render(const RenderOptions& options) {
     std::cout << picture;
     return kClean;
   }
-  std::ofstream out(options.output, std::ios::binary);
-  if (!out || !(out << picture) || !out.flush())
-    throw InputError(Diagnostic{SourceLocation{options.output}, Severity::error, "output",
-                                "cannot write " + options.output, "check the directory exists"});
+  write_output_file(options.output, picture);
   std::cout << "wrote " << options.output << "\n";
   return kClean;
 }

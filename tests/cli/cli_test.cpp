@@ -234,6 +234,19 @@ INSTANTIATE_TEST_SUITE_P(EveryContractCommand, MaxElements,
                                          std::vector<std::string>{"probe", "--producer", kFlatBa,
                                                                   "--consumer", kInterleavedBa}));
 
+// A file that cannot be written is exit 2 with the system's reason, the same for every command.
+TEST(Cli, UnwritableOutputSaysWhy) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"render", kFlatBa, "-o", "/nonexistent/layoutcheck/x.svg"},
+        std::vector<std::string>{"codegen", kFlatBa, "-o", "/nonexistent/layoutcheck/x.h"}}) {
+    const CliResult result = run_cli(args);
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_TRUE(contains(result.output, "error[output]: cannot write /nonexistent/layoutcheck/x."))
+        << result.output;
+    EXPECT_TRUE(contains(result.output, "No such file or directory")) << result.output;
+  }
+}
+
 // A bad number names the option, what it expects and what it got: no double-printed range, and
 // NaN or an out-of-range seed is not taken silently.
 TEST(Cli, NumericOptionsSayWhatTheyExpect) {
