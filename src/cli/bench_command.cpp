@@ -5,17 +5,21 @@
 // 2 usage or input error, or no GPU.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commands.h"
 #include "common.h"
 #include "layoutcheck/bench/gdn_bench_options.h"
 #include "layoutcheck/bench/result.h"
+#include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/expression.h"
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/report/json_report.h"
@@ -32,6 +36,7 @@ namespace {
 struct BenchCommandOptions {
   std::string case_name = "gdn-decode";
   GdnBenchOptions gdn;
+  std::vector<std::string> batch_lists;  // --batch as given, "1,8" per occurrence
   std::vector<std::string> assignments;
   std::string out;
   std::string from;
@@ -67,6 +72,54 @@ class ProgressPrinter {
   Clock::time_point start_ = Clock::now();
 };
 
+[[noreturn]] void usage_error(const std::string& message, const std::string& fix) {
+  Diagnostic diagnostic;
+  diagnostic.where.file = "<command line>";
+  diagnostic.rule = "usage";
+  diagnostic.message = message;
+  diagnostic.fix = fix;
+  throw InputError(std::move(diagnostic));
+}
+
+// Splits --batch here rather than in CLI11, which drops the empty entry of "1,,2".
+std::vector<std::int64_t> parse_batches(const std::vector<std::string>& lists) {
+  std::vector<std::int64_t> batches;
+  for (const std::string& list : lists) {
+    std::size_t begin = 0;
+    while (true) {
+      const std::size_t end = std::min(list.find(',', begin), list.size());
+      const std::string_view entry = std::string_view(list).substr(begin, end - begin);
+      if (entry.empty())
+        usage_error("--batch " + list + " has an empty entry", "e.g. --batch 1,8,64,256");
+      const std::optional<std::int64_t> batch = whole_integer(entry);
+      if (!batch)
+        usage_error("--batch " + std::string(entry) + " is not a batch size",
+                    "batch sizes are whole numbers from 1 to 2^63-1");
+      batches.push_back(*batch);
+      if (end == list.size()) break;
+      begin = end + 1;
+    }
+  }
+  return batches;
+}
+
+// --from runs nothing, so an option that shapes a run would be silently ignored: refuse it.
+void reject_run_options(const CLI::App& app) {
+  static const std::pair<const char*, const char*> kRunOptions[] = {
+      {"--batch", "the report's batches are re-rendered"},
+      {"--layers", "the report's layer count is re-rendered"},
+      {"--steps", "the report's multi-step gate is re-judged as recorded"},
+      {"--replays", "the report's samples are re-rendered"},
+      {"--warmup", "the report's samples are re-rendered"},
+      {"--set", "the report's sizes are re-rendered"},
+      {"--no-probe", "the report's misread counts are re-judged as recorded"},
+  };
+  for (const auto& [name, why] : kRunOptions)
+    if (app.count(name) > 0)
+      usage_error(std::string(name) + " does not apply with --from: " + why,
+                  "leave it out, or run without --from");
+}
+
 int finish_with(const BenchReport& report, const std::string& out) {
   const auto files = write_bench_report(report, out);
   // The table a reviewer pastes comes last, so it is what a terminal or a log shows.
@@ -80,17 +133,27 @@ int finish_with(const BenchReport& report, const std::string& out) {
 int rerender(const BenchCommandOptions& options) {
   const std::optional<std::string> text = read_text_file(options.from);
   if (!text) throw std::runtime_error("cannot read " + options.from);
-  return finish_with(bench_report_from_json(Json::parse(*text)), options.out);
+  BenchReport report;
+  try {
+    report = bench_report_from_json(Json::parse(*text));
+  } catch (const std::runtime_error& error) {  // the file, then the line or member in it
+    throw std::runtime_error(options.from + ": " + error.what());
+  }
+  return finish_with(report, options.out);
 }
 
-int run_bench(BenchCommandOptions& options) {
+int run_bench(BenchCommandOptions& options, const CLI::App& app) {
   if (options.case_name != "gdn-decode") {
     std::cerr << "layoutcheck bench: unknown case '" << options.case_name
               << "' (known: gdn-decode)\n";
     return kInputError;
   }
-  if (!options.from.empty()) return rerender(options);
+  if (!options.from.empty()) {
+    reject_run_options(app);
+    return rerender(options);
+  }
 
+  if (!options.batch_lists.empty()) options.gdn.batches = parse_batches(options.batch_lists);
   std::vector<std::pair<std::string, std::int64_t>> overrides;
   for (const std::string& text : options.assignments)
     overrides.push_back(parse_symbol_assignment(text));
@@ -144,16 +207,20 @@ Command setup_bench_command(CLI::App& parent) {
       "holding all layers) and write report.md, report.json and chart.svg. Needs a GPU. "
       "Exit 0: clean, 1: a path INVALID, 2: usage or input error, or no GPU");
   app->add_option("--case", options->case_name, "What to bench")->default_val("gdn-decode");
-  app->add_option("--batch", options->gdn.batches, "Batch sizes, comma separated")
-      ->delimiter(',')
+  app->add_option("--batch", options->batch_lists, "Batch sizes, comma separated")
+      ->type_name("INT,...")
       ->default_str("1,8,64,256");
   app->add_option("--layers", options->gdn.layers, "Layers per graph, each with its own buffers")
+      ->check(whole_number())
       ->default_val(48);
   app->add_option("--steps", options->gdn.steps, "Length of the multi-step gate")
+      ->check(whole_number())
       ->default_val(1024);
   app->add_option("--replays", options->gdn.replays, "Timed graph replays per path and batch")
+      ->check(whole_number())
       ->default_val(100);
   app->add_option("--warmup", options->gdn.warmup_replays, "Untimed replays before timing")
+      ->check(whole_number())
       ->default_val(10);
   add_set_option(app, options->assignments);
   app->add_option("--out", options->out, "Folder for report.md, report.json and chart.svg")
@@ -167,7 +234,7 @@ Command setup_bench_command(CLI::App& parent) {
                 "one-hot sweep");
   return {app, [options, app] {
             options->command_line = command_line_of(*app);
-            return run_bench(*options);
+            return run_bench(*options, *app);
           }};
 }
 

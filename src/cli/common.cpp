@@ -41,11 +41,22 @@ CLI::Validator checked(std::string description, std::function<bool(const std::st
 
 }  // namespace
 
+std::optional<std::int64_t> whole_integer(std::string_view text) {
+  std::int64_t value = 0;
+  if (!parse_whole(std::string(text), value)) return std::nullopt;
+  return value;
+}
+
+CLI::Validator whole_number() {
+  return checked("a whole number",
+                 [](const std::string& input) { return whole_integer(input).has_value(); });
+}
+
 CLI::Validator integer_at_least(std::int64_t minimum) {
   return checked("an integer of at least " + std::to_string(minimum),
                  [minimum](const std::string& input) {
-                   std::int64_t value = 0;
-                   return parse_whole(input, value) && value >= minimum;
+                   const std::optional<std::int64_t> value = whole_integer(input);
+                   return value && *value >= minimum;
                  });
 }
 

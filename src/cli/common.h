@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +18,14 @@ enum ExitCode : int { kClean = 0, kFindings = 1, kInputError = 2 };
 // Binds "--set NAME=VALUE" (repeatable) to assignments.
 void add_set_option(CLI::App* app, std::vector<std::string>& assignments);
 
+// The whole text as one decimal integer that fits in 64 bits, else nullopt ("0x10", "1.5", "",
+// "99999999999999999999"); CLI11 alone would read 0x10 as 16 and clamp the last to INT64_MAX.
+std::optional<std::int64_t> whole_integer(std::string_view text);
+
 // Option checks with plain messages (CLI11's own print the range as doubles, "not in range
 // 0.000000 to 1797...", and call a non-number out of range):
+//   "--layers: expected a whole number, got '0x10'" (ranges checked where the value is used)
+CLI::Validator whole_number();
 //   "--max-batch: expected an integer of at least 1, got '0'"
 CLI::Validator integer_at_least(std::int64_t minimum);
 //   "--seed: expected an integer from 0 to 18446744073709551615, got '-1'"

@@ -12,11 +12,13 @@
 
 #include "bench/synthetic_report.h"
 #include "layoutcheck/report/json_report.h"
+#include "report/json_edit.h"
 
 namespace layoutcheck {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 struct CliRun {
   int exit_code = -1;
@@ -60,14 +62,85 @@ TEST(BenchCommand, RerendersARecordedRun) {
     EXPECT_TRUE(std::filesystem::exists(out / file)) << file;
 }
 
+std::string write_text(const std::string& text, const std::string& name) {
+  const auto path = scratch(name);
+  std::filesystem::create_directories(path);
+  std::ofstream(path / "report.json") << text;
+  return (path / "report.json").string();
+}
+
 TEST(BenchCommand, AnInvalidPathIsAFinding) {
   BenchReport report = testing::synthetic_gdn_report();
-  testing::path_named(report, "native").validity = {false, {"forced for the test"}};
+  // A gate number that fails, so the verdict re-judged from the file is INVALID too.
+  PathResult& native = testing::path_named(report, "native");
+  native.gates.reference[1].state_rel_l2 = 3e-3;
+  native.validity = evaluate_gates(native.gates, report.thresholds);
+  native.timings.clear();  // an INVALID path is never timed
   const std::string recorded = write_recorded(report, "invalid");
   const CliRun run =
       run_cli("bench --from " + recorded + " --out " + scratch("invalid_out").string());
   EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("reference check, batch 64: state rel L2 3.00e-03 > 1.00e-05"));
   EXPECT_THAT(run.output, HasSubstr("layoutcheck bench: native is INVALID"));
+}
+
+// The review's reproducer: the negative control hand-marked VALID with native's timings used to
+// re-render with a 2.01× speed-up. Re-judged from its gates, the file is refused.
+TEST(BenchCommand, RefusesARecordedVerdictItsGatesContradict) {
+  const Json json = bench_report_to_json(testing::synthetic_gdn_report());
+  Json doctored = testing::replaced(json, {"paths", 3, "validity", "valid"}, true);
+  doctored = testing::replaced(doctored, {"paths", 3, "validity", "reasons"}, Json::array());
+  doctored = testing::replaced(doctored, {"paths", 3, "timings"},
+                               testing::at(json, {"paths", 2, "timings"}));
+  const std::string recorded = write_text(doctored.dump(), "doctored");
+  const auto out = scratch("doctored_out");
+  const CliRun run = run_cli("bench --from " + recorded + " --out " + out.string());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(recorded + ": bench report JSON: paths[3].validity: "
+                                               "upstream-direct: recorded verdict VALID but its "
+                                               "gates fail: GPU probe: 16128 of 16480"));
+  EXPECT_THAT(run.output, Not(HasSubstr("×")));
+  EXPECT_FALSE(std::filesystem::exists(out / "report.md"));
+}
+
+TEST(BenchCommand, ErrorsNameTheFileAndTheMember) {
+  const Json json = bench_report_to_json(testing::synthetic_gdn_report());
+  const std::string wrong_kind = write_text(
+      testing::replaced(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"}, "3.9").dump(),
+      "wrong_kind");
+  CliRun run = run_cli("bench --from " + wrong_kind + " --out " + scratch("wk_out").string());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(wrong_kind + ": bench report JSON: paths[2].timings[0]."
+                                                 "per_layer_us.samples: expected an array, got a "
+                                                 "string"));
+
+  std::string text = json.dump();
+  const std::string layers = "\"layers\": 48,";
+  ASSERT_NE(text.find(layers), std::string::npos);
+  text.replace(text.find(layers), layers.size(), layers + " \"layers\": 2,");
+  const std::string repeated = write_text(text, "repeated");
+  run = run_cli("bench --from " + repeated + " --out " + scratch("rep_out").string());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(repeated + ": JSON "));
+  EXPECT_THAT(run.output, HasSubstr(": duplicate key 'layers'"));
+}
+
+// --from runs nothing: an option that would shape a run is refused rather than ignored.
+TEST(BenchCommand, RunOptionsDoNotApplyWithFrom) {
+  const std::string recorded = write_recorded(testing::synthetic_gdn_report(), "from_options");
+  const std::string from = "bench --from " + recorded + " --out " + scratch("fo_out").string();
+  for (const char* option : {"--batch 0", "--batch 1,,2", "--set H=0", "--steps 0", "--layers 2",
+                             "--replays 5", "--warmup 1", "--no-probe"}) {
+    SCOPED_TRACE(option);
+    const CliRun run = run_cli(from + " " + option);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    const std::string name = std::string(option).substr(0, std::string(option).find(' '));
+    EXPECT_THAT(run.output, HasSubstr(name + " does not apply with --from: "));
+  }
+  EXPECT_THAT(run_cli(from + " --batch 1").output,
+              HasSubstr("--batch does not apply with --from: the report's batches are "
+                        "re-rendered"));
+  EXPECT_EQ(run_cli(from + " --quiet").exit_code, 0);  // nothing to keep quiet, but harmless
 }
 
 TEST(BenchCommand, RejectsABrokenRecording) {
@@ -96,17 +169,42 @@ TEST(BenchCommand, UsageErrorsExitTwo) {
   EXPECT_THAT(run.output, HasSubstr("--out is required"));
 }
 
+// Checked on any machine, before the bench looks for a GPU.
+TEST(BenchCommand, BadNumbersAreUsageErrorsBeforeTheGpu) {
+  const std::string out = " --out " + scratch("numbers").string();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--batch 1,,2", "--batch 1,,2 has an empty entry"},
+      {"--batch 8,", "--batch 8, has an empty entry"},
+      {"--batch 99999999999999999999", "--batch 99999999999999999999 is not a batch size"},
+      {"--batch 0x10", "--batch 0x10 is not a batch size"},
+      {"--batch 1 --batch 1", "--batch lists 1 twice"},
+      {"--steps 0", "--steps must be 1 or more"},
+      {"--layers 99999999999999999999", "expected a whole number, got '99999999999999999999'"},
+      {"--steps 99999999999999999999", "expected a whole number, got '99999999999999999999'"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    SCOPED_TRACE(arguments);
+    const CliRun run = run_cli("bench " + arguments + out);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_THAT(run.output, HasSubstr(message));
+    EXPECT_THAT(run.output, Not(HasSubstr("needs a GPU")));
+  }
+}
+
 // Without a GPU the command says so and exits 2; with one (the GPU machine) the smallest run
-// completes and writes its report. Either way the answer is checked.
+// completes clean: every path VALID but the negative control, which the gates catch.
 TEST(BenchCommand, NeedsAGpuOrRuns) {
   const auto out = scratch("gpu");
   const CliRun run = run_cli(
       "bench --quiet --batch 1 --layers 2 --steps 2 --replays 2 --warmup 1 --out " + out.string());
-  if (run.exit_code == 2) {
-    EXPECT_THAT(run.output, HasSubstr("layoutcheck bench: needs a GPU"));
+  if (run.output.find("layoutcheck bench: needs a GPU") != std::string::npos) {
+    EXPECT_EQ(run.exit_code, 2);
     EXPECT_FALSE(std::filesystem::exists(out / "report.md"));
   } else {
+    EXPECT_EQ(run.exit_code, 0) << run.output;
     EXPECT_TRUE(std::filesystem::exists(out / "report.md")) << run.output;
+    EXPECT_THAT(run.output, HasSubstr("| upstream-direct | **INVALID** (negative control)"));
+    EXPECT_THAT(run.output, HasSubstr("| native | VALID |"));
   }
 }
 

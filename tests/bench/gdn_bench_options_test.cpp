@@ -38,8 +38,8 @@ TEST(GdnBenchOptions, NamesTheBadValue) {
   options.layers = 0;
   EXPECT_THAT(error_of(options), ::testing::HasSubstr("--layers must be 1 or more"));
   options = {};
-  options.steps = -1;
-  EXPECT_THAT(error_of(options), ::testing::HasSubstr("--steps must be 0 or more"));
+  options.steps = 0;
+  EXPECT_THAT(error_of(options), ::testing::HasSubstr("--steps must be 1 or more"));
   options = {};
   options.replays = 0;
   EXPECT_THAT(error_of(options), ::testing::HasSubstr("--replays"));

@@ -43,6 +43,30 @@ TEST(Speedup, NoneForMissingPathsOrBatches) {
   EXPECT_FALSE(speedup(report, "native", "baseline", 8));
 }
 
+using Pair = std::pair<std::string, std::string>;
+
+TEST(SpeedupPairs, EveryPathAgainstTheBaselineThenTheComparisons) {
+  EXPECT_THAT(speedup_pairs(synthetic_gdn_report()),
+              ElementsAre(Pair{"adapter+upstream", "baseline"}, Pair{"native", "baseline"},
+                          Pair{"native", "adapter+upstream"}));
+}
+
+TEST(SpeedupPairs, NeverANegativeControlNorAnInvalidPathNorARepeat) {
+  BenchReport report = synthetic_gdn_report();
+  // A control that passed every gate is a finding, not a candidate.
+  PathResult& direct = path_named(report, "upstream-direct");
+  direct.gates = path_named(report, "native").gates;
+  direct.validity = {true, {}};
+  path_named(report, "adapter+upstream").validity = {false, {"broken"}};
+  report.comparisons = {{"native", "baseline"},
+                        {"upstream-direct", "native"},
+                        {"native", "native"},
+                        {"native", "ghost"}};
+  EXPECT_THAT(speedup_pairs(report), ElementsAre(Pair{"native", "baseline"}));
+  path_named(report, "baseline").validity = {false, {"broken"}};
+  EXPECT_TRUE(speedup_pairs(report).empty());
+}
+
 TEST(MinimumFloor, AtTheMeasuredBandwidth) {
   const BenchReport report = synthetic_gdn_report();
   EXPECT_DOUBLE_EQ(minimum_floor_us(report, 1),

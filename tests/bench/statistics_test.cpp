@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace layoutcheck {
@@ -19,6 +20,14 @@ TEST(Quantile, InterpolatesBetweenClosestRanks) {
 TEST(Quantile, DoesNotDependOnSampleOrder) {
   EXPECT_DOUBLE_EQ(quantile({9, 1, 5, 3, 7}, 0.5), 5.0);
   EXPECT_DOUBLE_EQ(quantile({9, 1, 5, 3, 7}, 0.25), 3.0);
+}
+
+TEST(Quantile, ExactRankIgnoresAnInfiniteNeighbour) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_DOUBLE_EQ(quantile({1, 2, inf}, 0.5), 2.0);
+  EXPECT_DOUBLE_EQ(quantile({1, 2, inf}, 0.0), 1.0);
+  EXPECT_EQ(quantile({1, 2, inf}, 1.0), inf);
+  EXPECT_DOUBLE_EQ(summarize({inf, 1, 2}).median, 2.0);
 }
 
 TEST(Quantile, RejectsUnusableInput) {

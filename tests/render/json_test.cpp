@@ -102,5 +102,17 @@ TEST(Json, RejectsMalformedText) {
   EXPECT_THROW(Json::parse(std::string(100000, '[')), std::runtime_error);  // no stack overflow
 }
 
+TEST(Json, RejectsARepeatedKeyAtItsPosition) {
+  try {
+    Json::parse("{\n  \"layers\": 48,\n  \"layers\": 2\n}");
+    FAIL() << "accepted a repeated key";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "JSON 3:3: duplicate key 'layers'");
+  }
+  EXPECT_THROW(Json::parse(R"({"a": {"b": 1, "b": 1}})"), std::runtime_error);  // nested too
+  // The same key in sibling objects is no repeat.
+  EXPECT_EQ(Json::parse(R"([{"a": 1}, {"a": 2}])")[1]["a"].as_int(), 2);
+}
+
 }  // namespace
 }  // namespace layoutcheck

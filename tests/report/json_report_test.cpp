@@ -8,11 +8,23 @@
 
 #include "bench/synthetic_report.h"
 #include "layoutcheck/report/markdown_report.h"
+#include "report/json_edit.h"
 
 namespace layoutcheck {
 namespace {
 
 using namespace layoutcheck::testing;
+using ::testing::HasSubstr;
+
+// The reader's error for `document`, or "" when it loads.
+std::string load_error(const Json& document) {
+  try {
+    bench_report_from_json(document);
+  } catch (const std::runtime_error& error) {
+    return error.what();
+  }
+  return "";
+}
 
 TEST(JsonReport, RoundTripsThroughText) {
   const BenchReport report = synthetic_gdn_report();
@@ -61,8 +73,73 @@ TEST(JsonReport, RejectsALaunchFloorWithoutSamplesOrNodes) {
                             Json::object().set("nodes_per_graph", 48)}) {
     Json document = json;
     document.set("launch_floor", floor);
-    EXPECT_THROW(bench_report_from_json(document), std::runtime_error) << floor.dump();
+    EXPECT_THAT(load_error(document), HasSubstr("bench report JSON: launch_floor.node"))
+        << floor.dump();
   }
+}
+
+// Every figure rendered from a sample divides by it or by a median of them: an empty list or a
+// time that is not positive and finite is refused at load, naming the path and batch, instead
+// of throwing while rendering.
+TEST(JsonReport, RejectsUnusableSamplesNamingPathAndBatch) {
+  const Json json = bench_report_to_json(synthetic_gdn_report());
+  struct Case {
+    std::vector<JsonKey> member;
+    Json value;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {{"paths", 2, "timings", 1, "per_layer_us", "samples"},
+       Json::array(),
+       "bench report JSON: paths[2].timings[1].per_layer_us.samples: no samples (native, batch "
+       "64)"},
+      {{"paths", 2, "timings", 1, "per_layer_us", "samples", 3},
+       0,
+       "bench report JSON: paths[2].timings[1].per_layer_us.samples[3]: 0.00e+00 µs is not a "
+       "positive time (native, batch 64)"},
+      {{"paths", 0, "timings", 2, "per_layer_us", "samples", 0},
+       -2.5,
+       "bench report JSON: paths[0].timings[2].per_layer_us.samples[0]: -2.50e+00 µs is not a "
+       "positive time (baseline, batch 256)"},
+      {{"paths", 1, "timings", 0, "per_layer_us", "samples", 4},
+       nullptr,
+       "bench report JSON: paths[1].timings[0].per_layer_us.samples[4]: not a finite time "
+       "(adapter+upstream, batch 1)"},
+      {{"paths", 2, "timings", 0, "hot_us", "samples"},
+       Json::array(),
+       "bench report JSON: paths[2].timings[0].hot_us.samples: no samples (native, batch 1)"},
+      {{"copy_bandwidth", "copy_us", "samples"},
+       Json::array(),
+       "bench report JSON: copy_bandwidth.copy_us.samples: no samples"},
+      {{"copy_bandwidth", "copy_us", "samples", 2},
+       nullptr,
+       "bench report JSON: copy_bandwidth.copy_us.samples[2]: not a finite time"},
+      {{"copy_bandwidth", "bytes_per_copy"},
+       0,
+       "bench report JSON: copy_bandwidth.bytes_per_copy: must be 1 or more, got 0"},
+  };
+  for (const Case& broken : cases) {
+    SCOPED_TRACE(broken.error);
+    const Json document = replaced(json, broken.member, broken.value);
+    EXPECT_EQ(load_error(document), broken.error);
+  }
+}
+
+TEST(JsonReport, TypeErrorsNameTheMember) {
+  const Json json = bench_report_to_json(synthetic_gdn_report());
+  EXPECT_EQ(
+      load_error(replaced(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"}, "fast")),
+      "bench report JSON: paths[2].timings[0].per_layer_us.samples: expected an array, got "
+      "a string");
+  EXPECT_EQ(load_error(replaced(json, {"layers"}, 48.0)),
+            "bench report JSON: layers: expected an integer, got a number");
+  EXPECT_EQ(load_error(replaced(json, {"paths", 1, "gates"}, Json::array())),
+            "bench report JSON: paths[1].gates: expected an object, got an array");
+  EXPECT_EQ(load_error(replaced(json, {"paths", 3, "gates", "probe"},
+                                Json::object().set("source", "GPU probe").set("elements", 1))),
+            "bench report JSON: paths[3].gates.probe.misread: missing");
+  EXPECT_EQ(load_error(replaced(json, {"method", "replays"}, std::int64_t{1} << 40)),
+            "bench report JSON: method.replays: 1099511627776 is out of range");
 }
 
 TEST(JsonReport, InvalidPathHasReasonsAndNoTimings) {
@@ -90,9 +167,31 @@ TEST(JsonReport, SpeedupsNeverNameAnInvalidPath) {
   EXPECT_EQ(json["speedups"].size(), 9u);
 }
 
+// The pairs come from speedup_pairs, as the Markdown's do: a negative control that passed every
+// gate (a finding) still gets no ratio, in either rendering.
+TEST(JsonReport, SpeedupsNeverNameANegativeControlEvenWhenValid) {
+  BenchReport report = synthetic_gdn_report();
+  PathResult& direct = path_named(report, "upstream-direct");
+  direct.gates = path_named(report, "native").gates;
+  direct.validity = evaluate_gates(direct.gates, report.thresholds);
+  direct.timings = path_named(report, "native").timings;
+  ASSERT_TRUE(direct.validity.valid);
+  const Json json = bench_report_to_json(report);
+  EXPECT_EQ(json["speedups"].size(), 9u);
+  for (const Json& entry : json["speedups"].items()) {
+    EXPECT_NE(entry["candidate"].as_string(), "upstream-direct");
+    EXPECT_NE(entry["reference"].as_string(), "upstream-direct");
+  }
+  EXPECT_THAT(render_markdown_report(report), ::testing::Not(HasSubstr("upstream-direct vs")));
+}
+
 TEST(JsonReport, NanErrorsSurviveAsNullAndStillFail) {
   BenchReport report = synthetic_gdn_report();
   path_named(report, "native").gates.reference[0].output_rel_l2 = std::nan("");
+  // Re-judged INVALID, so recorded as such and never timed, as a run would have written it.
+  path_named(report, "native").validity =
+      evaluate_gates(path_named(report, "native").gates, report.thresholds);
+  path_named(report, "native").timings.clear();
   const BenchReport back = bench_report_from_json(Json::parse(render_json_report(report)));
   const PathResult* native = back.path("native");
   EXPECT_TRUE(std::isnan(native->gates.reference[0].output_rel_l2));
@@ -120,7 +219,7 @@ TEST(JsonReport, RejectsOtherDocuments) {
     bench_report_from_json(json);
     FAIL() << "accepted a string for layers";
   } catch (const std::runtime_error& error) {
-    EXPECT_THAT(error.what(), ::testing::HasSubstr("bench report JSON"));
+    EXPECT_STREQ(error.what(), "bench report JSON: layers: expected an integer, got a string");
   }
 }
 

@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-
 #include "layoutcheck/bench/gdn_misreads.h"
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/gdn/standard_layouts.h"
@@ -19,8 +18,12 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+std::string recorded_file(const std::string& name) {
+  return read_text_file(LAYOUTCHECK_TEST_DATA "/../results/bench-h200/" + name).value_or("");
+}
+
 std::string recorded_text() {
-  return read_text_file(LAYOUTCHECK_TEST_DATA "/../results/bench-h200/report.json").value_or("");
+  return recorded_file("report.json");
 }
 
 class RecordedH200 : public ::testing::Test {
@@ -36,6 +39,13 @@ class RecordedH200 : public ::testing::Test {
 
 TEST_F(RecordedH200, ReadsBackToTheSameText) {
   EXPECT_EQ(render_json_report(report_), text_);
+}
+
+// report.md and chart.svg are renderings of the JSON: `bench --from report.json` gives them back
+// byte for byte, so a change to the renderers shows up here until they are regenerated.
+TEST_F(RecordedH200, MarkdownAndChartAreRenderingsOfTheJson) {
+  EXPECT_EQ(render_markdown_report(report_), recorded_file("report.md"));
+  EXPECT_EQ(render_timing_chart(report_), recorded_file("chart.svg"));
 }
 
 TEST_F(RecordedH200, VerdictsFollowFromTheRecordedGates) {

@@ -7,7 +7,7 @@ namespace layoutcheck {
 
 namespace {
 
-// Negated comparison so that NaN fails.
+// Written as "error <= bound" (not !(error > bound)) so that a NaN error fails.
 bool within(double error, double bound) {
   return error <= bound;
 }

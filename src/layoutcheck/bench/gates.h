@@ -50,7 +50,7 @@ struct MultiStepGate {
   std::int64_t batch = 0;
   std::int64_t steps = 0;
   std::vector<StepCheckpoint> checkpoints;  // e.g. steps 1, 256, 1024
-  std::vector<BitwiseCheck> bitwise;        // conv state after the last step, Z, ...
+  std::vector<BitwiseCheck> bitwise;        // e.g. the conv state, compared at every checkpoint
 };
 
 struct DeterminismGate {

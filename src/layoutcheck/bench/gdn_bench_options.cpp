@@ -48,7 +48,8 @@ void validate_bench_options(GdnBenchOptions& options) {
   if (repeated != options.batches.end())
     usage_error("--batch lists " + std::to_string(*repeated) + " twice", "list each batch once");
   if (options.layers < 1) usage_error("--layers must be 1 or more", "e.g. --layers 48");
-  if (options.steps < 0) usage_error("--steps must be 0 or more", "e.g. --steps 1024");
+  // No multi-step gate makes every path INVALID, so a run without one is a mistake.
+  if (options.steps < 1) usage_error("--steps must be 1 or more", "e.g. --steps 1024");
   if (options.multi_step_batch < 1) usage_error("the multi-step batch must be 1 or more", "");
   if (options.replays < 1 || options.hot_replays < 1)
     usage_error("--replays must be 1 or more", "e.g. --replays 100");

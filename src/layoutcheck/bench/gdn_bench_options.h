@@ -28,7 +28,7 @@ struct GdnBenchOptions {
 };
 
 // @post throws InputError (rule "usage", location "<command line>") naming the first bad value:
-//       no batch, a batch < 1, a repeated batch, layers < 1, steps < 0, replays < 1, warm-up < 0,
+//       no batch, a batch < 1, a repeated batch, layers < 1, steps < 1, replays < 1, warm-up < 0,
 //       an invalid shape. Sorts the batches ascending.
 void validate_bench_options(GdnBenchOptions& options);
 

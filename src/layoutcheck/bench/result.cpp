@@ -1,5 +1,6 @@
 #include "layoutcheck/bench/result.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace layoutcheck {
@@ -37,6 +38,22 @@ std::optional<double> speedup(const BenchReport& report, const std::string& cand
   if (!(fast_timing->per_layer.median > 0) || !(slow_timing->per_layer.median > 0))
     return std::nullopt;
   return slow_timing->per_layer.median / fast_timing->per_layer.median;
+}
+
+std::vector<std::pair<std::string, std::string>> speedup_pairs(const BenchReport& report) {
+  auto comparable = [&](const std::string& name) {
+    const PathResult* path = report.path(name);
+    return path != nullptr && path->validity.valid && !path->negative_control;
+  };
+  std::vector<std::pair<std::string, std::string>> pairs;
+  auto add = [&](const std::string& candidate, const std::string& reference) {
+    if (candidate == reference || !comparable(candidate) || !comparable(reference)) return;
+    const std::pair<std::string, std::string> pair{candidate, reference};
+    if (std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(pair);
+  };
+  for (const PathResult& path : report.paths) add(path.name, report.baseline);
+  for (const auto& [candidate, reference] : report.comparisons) add(candidate, reference);
+  return pairs;
 }
 
 std::vector<std::string> findings(const BenchReport& report) {

@@ -35,7 +35,7 @@ struct LaunchFloor {
 struct TimingMethod {
   int warmup_replays = 0;
   int replays = 0;      // timed graph replays per path and batch
-  int hot_replays = 0;  // timed replays of the single-layer graph
+  int hot_replays = 0;  // timed replays of the hot graph (see BatchTiming::hot_us)
 };
 
 struct BatchTiming {
@@ -43,8 +43,9 @@ struct BatchTiming {
   // One sample per graph replay: the replay's time divided by the layers it holds.
   std::vector<double> per_layer_us;
   Summary per_layer;
-  // Hot: a graph of one layer replayed over the same buffers, so they stay cache-resident. Not
-  // production-like; shown labelled, never used for speed-ups.
+  // Hot: a graph of `layers` launches all over layer 0's buffers, timed per launch, so the buffers
+  // stay cache-resident where they fit in L2. Not production-like; shown labelled, never used for
+  // speed-ups.
   std::vector<double> hot_us;
   Summary hot;
 };
@@ -96,6 +97,11 @@ double minimum_floor_us(const BenchReport& report, std::int64_t batch);
 // that batch: no ratio is ever produced for an INVALID path.
 std::optional<double> speedup(const BenchReport& report, const std::string& candidate,
                               const std::string& reference, std::int64_t batch);
+
+// The {candidate, reference} pairs a report gives speed-ups for, in order: every path against the
+// baseline, then the listed comparisons, each pair once. Never a negative control, never an
+// INVALID path, never a path against itself; both paths exist. Every renderer takes its pairs here.
+std::vector<std::pair<std::string, std::string>> speedup_pairs(const BenchReport& report);
 
 // Findings of a bench run (exit code 1): each path that is INVALID though it is not a negative
 // control, and each negative control that came out VALID. Empty when the run is clean.

@@ -20,6 +20,8 @@ double sorted_quantile(const std::vector<double>& sorted, double q) {
   const auto below = static_cast<std::size_t>(std::floor(position));
   const std::size_t above = std::min(below + 1, sorted.size() - 1);
   const double fraction = position - static_cast<double>(below);
+  // An exact rank is returned as is: 0 × (inf − x) would be NaN beside an infinite sample.
+  if (fraction == 0.0) return sorted[below];
   return sorted[below] + fraction * (sorted[above] - sorted[below]);
 }
 

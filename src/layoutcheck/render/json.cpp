@@ -104,7 +104,14 @@ class Parser {
     while (true) {
       skip_space();
       if (peek() != '"') fail("expected a string key");
+      const std::size_t key_at = pos_;
       std::string key = parse_string();
+      // RFC 8259 leaves repeated names to the reader; a second value silently winning would let
+      // a hand edit slip past review, so it is an error, at the repeated key.
+      if (object.find(key) != nullptr) {
+        pos_ = key_at;
+        fail("duplicate key '" + key + "'");
+      }
       skip_space();
       expect(':');
       object.set(key, parse_value(depth + 1));

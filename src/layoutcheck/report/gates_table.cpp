@@ -79,7 +79,8 @@ std::string render_gates_section(const BenchReport& report) {
   out << "- reference check: one step on fresh random inputs against the fp64 reference at batch "
       << batches_text(report) << "; output rel L2 ≤ " << format_error(bound.output_rel_l2)
       << ", state rel L2 ≤ " << format_error(bound.state_rel_l2)
-      << ", conv state bitwise equal (worst batch shown)\n";
+      << ", conv state bitwise equal (the worst error over the batches shown; for the conv state, "
+         "the first batch that differs)\n";
   out << "- multi-step: " << steps << " consecutive steps at batch " << multi_step_batch
       << "; output rel L2 ≤ " << format_error(bound.multi_step_output_rel_l2) << ", state rel L2 ≤ "
       << format_error(bound.multi_step_state_rel_l2)

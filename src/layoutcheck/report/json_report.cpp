@@ -2,7 +2,11 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
+#include <utility>
+
+#include "layoutcheck/report/json_report_checks.h"
 
 namespace layoutcheck {
 
@@ -121,7 +125,7 @@ Json path_json(const BenchReport& report, const PathResult& path) {
 
 Json speedups_json(const BenchReport& report) {
   Json speedups = Json::array();
-  auto add = [&](const std::string& candidate, const std::string& reference) {
+  for (const auto& [candidate, reference] : speedup_pairs(report))
     for (std::int64_t batch : report.batches)
       if (const auto ratio = speedup(report, candidate, reference, batch))
         speedups.push(Json::object()
@@ -129,150 +133,218 @@ Json speedups_json(const BenchReport& report) {
                           .set("reference", reference)
                           .set("batch", batch)
                           .set("ratio", *ratio));
-  };
-  for (const PathResult& path : report.paths)
-    if (path.name != report.baseline) add(path.name, report.baseline);
-  for (const auto& [candidate, reference] : report.comparisons)
-    if (reference != report.baseline) add(candidate, reference);
   return speedups;
 }
 
 // ---- reading ----
 
-[[noreturn]] void malformed(const std::string& what) {
-  throw std::runtime_error("bench report JSON: " + what);
+const char* kind_name(Json::Kind kind) {
+  static const char* const names[] = {"null",     "a boolean", "an integer", "a number",
+                                      "a string", "an array",  "an object"};
+  return names[static_cast<int>(kind)];
 }
 
-const Json& member(const Json& object, std::string_view key) {
-  const Json* found = object.find(key);
-  if (found == nullptr) malformed("missing \"" + std::string(key) + "\"");
-  return *found;
+// A value of the document with where it sits ("paths[2].timings[0].per_layer_us"), so that every
+// error names the member it is about.
+class Member {
+ public:
+  Member(const Json& value, std::string where) : value_(value), where_(std::move(where)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { reject_report_member(where_, what); }
+
+  Member operator[](std::string_view key) const {
+    const Json* found = object().find(key);
+    if (found == nullptr) reject_report_member(child(key), "missing");
+    return {*found, child(key)};
+  }
+  std::optional<Member> find(std::string_view key) const {
+    const Json* found = object().find(key);
+    if (found == nullptr) return std::nullopt;
+    return Member(*found, child(key));
+  }
+  std::vector<Member> items() const {
+    expect(Json::Kind::array, "an array");
+    std::vector<Member> items;
+    for (std::size_t i = 0; i < value_.size(); ++i)
+      items.emplace_back(value_[i], where_ + "[" + std::to_string(i) + "]");
+    return items;
+  }
+  std::vector<std::pair<std::string, Member>> members() const {
+    std::vector<std::pair<std::string, Member>> members;
+    for (const auto& [key, value] : object().members())
+      members.emplace_back(key, Member(value, child(key)));
+    return members;
+  }
+
+  std::int64_t integer() const {
+    expect(Json::Kind::integer, "an integer");
+    return value_.as_int();
+  }
+  int small_integer() const {
+    const std::int64_t value = integer();
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+      fail(std::to_string(value) + " is out of range");
+    return static_cast<int>(value);
+  }
+  // null stands for a non-finite number (JSON has none): read back as NaN.
+  double number() const {
+    if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (value_.kind() != Json::Kind::integer) expect(Json::Kind::number, "a number");
+    return value_.as_double();
+  }
+  bool boolean() const {
+    expect(Json::Kind::boolean, "a boolean");
+    return value_.as_bool();
+  }
+  const std::string& text() const {
+    expect(Json::Kind::string, "a string");
+    return value_.as_string();
+  }
+
+ private:
+  const Json& object() const {
+    expect(Json::Kind::object, "an object");
+    return value_;
+  }
+  void expect(Json::Kind kind, const char* wanted) const {
+    if (value_.kind() != kind)
+      fail(std::string("expected ") + wanted + ", got " + kind_name(value_.kind()));
+  }
+  std::string child(std::string_view key) const {
+    return where_.empty() ? std::string(key) : where_ + "." + std::string(key);
+  }
+
+  const Json& value_;
+  std::string where_;
+};
+
+// Samples are the truth; the summary is recomputed from them. Each is a time: finite and positive,
+// or the figures rendered from it would be meaningless. `whose` names the path and batch.
+void read_samples(const Member& summary, const std::string& whose, std::vector<double>& samples,
+                  Summary& result) {
+  const Member list = summary["samples"];
+  const std::string suffix = whose.empty() ? "" : " (" + whose + ")";
+  samples.clear();
+  for (const Member& item : list.items()) {
+    const double sample = item.number();
+    if (!std::isfinite(sample)) item.fail("not a finite time" + suffix);
+    if (!(sample > 0)) item.fail(format_error(sample) + " µs is not a positive time" + suffix);
+    samples.push_back(sample);
+  }
+  if (samples.empty()) list.fail("no samples" + suffix);
+  result = summarize(samples);
 }
 
-// null stands for a non-finite number (JSON has none): read it back as NaN.
-double number(const Json& value) {
-  if (value.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  return value.as_double();
+ByteCount byte_count(const Member& value) {
+  return {value["fixed"].integer(), value["per_row"].integer()};
 }
 
-std::vector<double> number_list(const Json& array) {
-  std::vector<double> values;
-  for (const Json& item : array.items()) values.push_back(number(item));
-  return values;
+BitwiseCheck bitwise(const Member& value) {
+  return {value["what"].text(), value["elements"].integer(), value["mismatches"].integer()};
 }
 
-// Samples are the truth; the summary is recomputed from them.
-void read_samples(const Json& summary, std::vector<double>& samples, Summary& result) {
-  samples = number_list(member(summary, "samples"));
-  if (!samples.empty()) result = summarize(samples);
-}
-
-ByteCount byte_count(const Json& value) {
-  return {member(value, "fixed").as_int(), member(value, "per_row").as_int()};
-}
-
-BitwiseCheck bitwise(const Json& value) {
-  return {member(value, "what").as_string(), member(value, "elements").as_int(),
-          member(value, "mismatches").as_int()};
-}
-
-GateRecord gates_from(const Json& value) {
+GateRecord gates_from(const Member& value) {
   GateRecord gates;
-  for (const Json& check : member(value, "reference").items())
-    gates.reference.push_back(
-        {member(check, "batch").as_int(), number(member(check, "output_rel_l2")),
-         number(member(check, "state_rel_l2")), bitwise(member(check, "conv_state"))});
-  if (const Json* multi = value.find("multi_step")) {
+  for (const Member& check : value["reference"].items())
+    gates.reference.push_back({check["batch"].integer(), check["output_rel_l2"].number(),
+                               check["state_rel_l2"].number(), bitwise(check["conv_state"])});
+  if (const std::optional<Member> multi = value.find("multi_step")) {
     MultiStepGate gate;
-    gate.batch = member(*multi, "batch").as_int();
-    gate.steps = member(*multi, "steps").as_int();
-    for (const Json& checkpoint : member(*multi, "checkpoints").items())
-      gate.checkpoints.push_back({member(checkpoint, "step").as_int(),
-                                  number(member(checkpoint, "output_rel_l2")),
-                                  number(member(checkpoint, "state_rel_l2"))});
-    for (const Json& check : member(*multi, "bitwise").items())
-      gate.bitwise.push_back(bitwise(check));
+    gate.batch = (*multi)["batch"].integer();
+    gate.steps = (*multi)["steps"].integer();
+    for (const Member& checkpoint : (*multi)["checkpoints"].items())
+      gate.checkpoints.push_back({checkpoint["step"].integer(),
+                                  checkpoint["output_rel_l2"].number(),
+                                  checkpoint["state_rel_l2"].number()});
+    for (const Member& check : (*multi)["bitwise"].items()) gate.bitwise.push_back(bitwise(check));
     gates.multi_step = gate;
   }
-  if (const Json* determinism = value.find("determinism"))
-    gates.determinism = DeterminismGate{static_cast<int>(member(*determinism, "runs").as_int()),
-                                        bitwise(member(*determinism, "outputs"))};
-  if (const Json* probe = value.find("probe"))
-    gates.probe =
-        ProbeGate{member(*probe, "source").as_string(), member(*probe, "elements").as_int(),
-                  member(*probe, "misread").as_int()};
-  for (const Json& failure : member(value, "failures").items())
-    gates.failures.push_back(failure.as_string());
+  if (const std::optional<Member> determinism = value.find("determinism"))
+    gates.determinism =
+        DeterminismGate{(*determinism)["runs"].small_integer(), bitwise((*determinism)["outputs"])};
+  if (const std::optional<Member> probe = value.find("probe"))
+    gates.probe = ProbeGate{(*probe)["source"].text(), (*probe)["elements"].integer(),
+                            (*probe)["misread"].integer()};
+  for (const Member& failure : value["failures"].items()) gates.failures.push_back(failure.text());
   return gates;
 }
 
-PathResult path_from(const Json& value) {
+PathResult path_from(const Member& value) {
   PathResult path;
-  path.name = member(value, "name").as_string();
-  path.description = member(value, "description").as_string();
-  path.negative_control = member(value, "negative_control").as_bool();
-  for (const Json& stage : member(value, "stages").items())
-    path.stages.push_back(
-        {member(stage, "name").as_string(), member(stage, "launches").as_int(),
-         byte_count(member(stage, "bytes_read")), byte_count(member(stage, "bytes_written")),
-         member(stage, "production_runs_it").as_bool(), member(stage, "note").as_string()});
-  path.gates = gates_from(member(value, "gates"));
-  const Json& validity = member(value, "validity");
-  path.validity.valid = member(validity, "valid").as_bool();
-  for (const Json& reason : member(validity, "reasons").items())
-    path.validity.reasons.push_back(reason.as_string());
-  for (const Json& entry : member(value, "timings").items()) {
+  path.name = value["name"].text();
+  path.description = value["description"].text();
+  path.negative_control = value["negative_control"].boolean();
+  for (const Member& stage : value["stages"].items())
+    path.stages.push_back({stage["name"].text(), stage["launches"].integer(),
+                           byte_count(stage["bytes_read"]), byte_count(stage["bytes_written"]),
+                           stage["production_runs_it"].boolean(), stage["note"].text()});
+  path.gates = gates_from(value["gates"]);
+  // Read as recorded; check_recorded_report re-judges it from the gates.
+  const Member validity = value["validity"];
+  path.validity.valid = validity["valid"].boolean();
+  for (const Member& reason : validity["reasons"].items())
+    path.validity.reasons.push_back(reason.text());
+  for (const Member& entry : value["timings"].items()) {
     BatchTiming timing;
-    timing.batch = member(entry, "batch").as_int();
-    read_samples(member(entry, "per_layer_us"), timing.per_layer_us, timing.per_layer);
-    if (const Json* hot = entry.find("hot_us")) read_samples(*hot, timing.hot_us, timing.hot);
+    timing.batch = entry["batch"].integer();
+    const std::string whose = path.name + ", batch " + std::to_string(timing.batch);
+    read_samples(entry["per_layer_us"], whose, timing.per_layer_us, timing.per_layer);
+    if (const std::optional<Member> hot = entry.find("hot_us"))
+      read_samples(*hot, whose, timing.hot_us, timing.hot);
     path.timings.push_back(std::move(timing));
   }
   return path;
 }
 
-BenchReport report_from(const Json& document) {
-  if (member(document, "schema").as_string() != kBenchReportSchema)
-    malformed("schema is not " + std::string(kBenchReportSchema));
+BenchReport report_from(const Member& document) {
+  if (document["schema"].text() != kBenchReportSchema)
+    document["schema"].fail("is not " + std::string(kBenchReportSchema));
   BenchReport report;
-  report.case_name = member(document, "case").as_string();
-  report.command = member(document, "command").as_string();
-  report.device = member(document, "device").as_string();
-  report.backend = member(document, "backend").as_string();
-  for (const auto& [name, size] : member(document, "sizes").members())
-    report.sizes.emplace_back(name, size.as_int());
-  report.state_dtype = member(document, "state_dtype").as_string();
-  report.layers = member(document, "layers").as_int();
-  for (const Json& batch : member(document, "batches").items())
-    report.batches.push_back(batch.as_int());
-  const Json& method = member(document, "method");
-  report.method = {static_cast<int>(member(method, "warmup_replays").as_int()),
-                   static_cast<int>(member(method, "replays").as_int()),
-                   static_cast<int>(member(method, "hot_replays").as_int())};
-  const Json& copy = member(document, "copy_bandwidth");
-  report.copy_bandwidth.bytes_per_copy = member(copy, "bytes_per_copy").as_int();
-  read_samples(member(copy, "copy_us"), report.copy_bandwidth.copy_us, report.copy_bandwidth.copy);
-  if (const Json* launch = document.find("launch_floor")) {
+  report.case_name = document["case"].text();
+  report.command = document["command"].text();
+  report.device = document["device"].text();
+  report.backend = document["backend"].text();
+  for (const auto& [name, size] : document["sizes"].members())
+    report.sizes.emplace_back(name, size.integer());
+  report.state_dtype = document["state_dtype"].text();
+  report.layers = document["layers"].integer();
+  for (const Member& batch : document["batches"].items()) report.batches.push_back(batch.integer());
+  const Member method = document["method"];
+  report.method = {method["warmup_replays"].small_integer(), method["replays"].small_integer(),
+                   method["hot_replays"].small_integer()};
+  const Member copy = document["copy_bandwidth"];
+  report.copy_bandwidth.bytes_per_copy = copy["bytes_per_copy"].integer();
+  if (report.copy_bandwidth.bytes_per_copy <= 0)
+    copy["bytes_per_copy"].fail("must be 1 or more, got " +
+                                std::to_string(report.copy_bandwidth.bytes_per_copy));
+  read_samples(copy["copy_us"], "", report.copy_bandwidth.copy_us, report.copy_bandwidth.copy);
+  if (const std::optional<Member> launch = document.find("launch_floor")) {
     LaunchFloor& floor = report.launch_floor.emplace();
-    floor.nodes_per_graph = member(*launch, "nodes_per_graph").as_int();
-    read_samples(member(*launch, "node_us"), floor.node_us, floor.node);
-    if (floor.nodes_per_graph <= 0 || floor.node_us.empty())
-      malformed("launch_floor needs nodes_per_graph > 0 and samples");
+    floor.nodes_per_graph = (*launch)["nodes_per_graph"].integer();
+    if (floor.nodes_per_graph <= 0)
+      (*launch)["nodes_per_graph"].fail("must be 1 or more, got " +
+                                        std::to_string(floor.nodes_per_graph));
+    read_samples((*launch)["node_us"], "", floor.node_us, floor.node);
   }
-  report.minimum_traffic = byte_count(member(document, "minimum_traffic"));
-  const Json& bounds = member(document, "thresholds");
-  report.thresholds = {number(member(bounds, "output_rel_l2")),
-                       number(member(bounds, "state_rel_l2")),
-                       number(member(bounds, "multi_step_output_rel_l2")),
-                       number(member(bounds, "multi_step_state_rel_l2")),
-                       member(bounds, "require_multi_step").as_bool(),
-                       member(bounds, "require_determinism").as_bool()};
-  report.baseline = member(document, "baseline").as_string();
-  for (const Json& pair : member(document, "comparisons").items())
-    report.comparisons.emplace_back(member(pair, "candidate").as_string(),
-                                    member(pair, "reference").as_string());
-  for (const Json& path : member(document, "paths").items())
-    report.paths.push_back(path_from(path));
+  report.minimum_traffic = byte_count(document["minimum_traffic"]);
+  const Member bounds = document["thresholds"];
+  report.thresholds = {bounds["output_rel_l2"].number(),
+                       bounds["state_rel_l2"].number(),
+                       bounds["multi_step_output_rel_l2"].number(),
+                       bounds["multi_step_state_rel_l2"].number(),
+                       bounds["require_multi_step"].boolean(),
+                       bounds["require_determinism"].boolean()};
+  report.baseline = document["baseline"].text();
+  for (const Member& pair : document["comparisons"].items())
+    report.comparisons.emplace_back(pair["candidate"].text(), pair["reference"].text());
+  for (const Member& path : document["paths"].items()) report.paths.push_back(path_from(path));
+  check_recorded_report(report);
+  // Derived, so not read; but a ratio between paths the report does not hold is a broken file.
+  if (const std::optional<Member> speedups = document.find("speedups"))
+    for (const Member& entry : speedups->items())
+      for (const char* role : {"candidate", "reference"})
+        if (report.path(entry[role].text()) == nullptr)
+          entry[role].fail("'" + entry[role].text() + "' names no path");
   return report;
 }
 
@@ -341,9 +413,9 @@ std::string render_json_report(const BenchReport& report) {
 
 BenchReport bench_report_from_json(const Json& document) {
   try {
-    return report_from(document);
-  } catch (const std::logic_error& error) {  // a value of the wrong kind
-    malformed(error.what());
+    return report_from(Member(document, ""));
+  } catch (const std::logic_error& error) {  // a safety net: every read above names its member
+    reject_report_member("", error.what());
   }
 }
 

@@ -1,7 +1,8 @@
 // report.json: the whole result model, including every timing sample, so a report can be read
 // back, re-judged and re-rendered without a GPU (the tests do this with a recorded H200 run).
 // Derived figures (floor, fraction of copy bandwidth, speed-ups) are written for consumers and
-// recomputed, not read, when a report is loaded.
+// recomputed, not read, when a report is loaded; each path's verdict is re-judged from its gate
+// numbers and must agree with the recorded one (json_report_checks.h).
 #pragma once
 
 #include <string>
@@ -17,8 +18,9 @@ inline constexpr std::string_view kBenchReportSchema = "layoutcheck-bench/1";
 Json bench_report_to_json(const BenchReport& report);
 std::string render_json_report(const BenchReport& report);  // pretty-printed, ends with '\n'
 
-// @pre document was written by bench_report_to_json (schema kBenchReportSchema); otherwise
-//      throws std::runtime_error naming what is missing or of the wrong kind.
+// @pre document was written by bench_report_to_json (schema kBenchReportSchema) and not edited
+//      into nonsense; otherwise throws std::runtime_error naming the member, e.g. "bench report
+//      JSON: paths[2].timings[0].per_layer_us.samples: expected an array, got a string".
 BenchReport bench_report_from_json(const Json& document);
 
 }  // namespace layoutcheck

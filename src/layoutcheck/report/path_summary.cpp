@@ -46,14 +46,4 @@ std::string invalid_summary(const PathResult& path) {
   return text;
 }
 
-std::string first_invalid(const BenchReport& report, const std::string& candidate,
-                          const std::string& reference) {
-  for (const std::string& name : {candidate, reference}) {
-    const PathResult* path = report.path(name);
-    if (path == nullptr) return name + " missing";
-    if (!path->validity.valid) return name + " INVALID";
-  }
-  return "";
-}
-
 }  // namespace layoutcheck

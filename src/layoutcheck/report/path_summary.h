@@ -21,9 +21,4 @@ std::optional<WorstError> worst_state_error(const GateRecord& gates);
 // "16128 of 16480 elements misread (GPU probe); output rel L2 1.41e+00 (batch 64); 5 gate failures"
 std::string invalid_summary(const PathResult& path);
 
-// "" when both paths exist and are VALID, else why no ratio between them exists:
-// "upstream-direct INVALID", "native missing".
-std::string first_invalid(const BenchReport& report, const std::string& candidate,
-                          const std::string& reference);
-
 }  // namespace layoutcheck

@@ -1,0 +1,168 @@
+#include "layoutcheck/report/json_report_checks.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "layoutcheck/bench/gdn_bench_options.h"
+
+namespace layoutcheck {
+
+namespace {
+
+constexpr const char* kGdnCase = "gdn-decode";
+
+std::string indexed(const std::string& list, std::size_t index) {
+  return list + "[" + std::to_string(index) + "]";
+}
+
+std::string numbers_text(const std::vector<std::int64_t>& values) {
+  std::string text;
+  for (std::int64_t value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
+  return text;
+}
+
+// The first few reasons, enough to see why, without pasting twenty lines into one.
+std::string reasons_text(const std::vector<std::string>& reasons) {
+  constexpr std::size_t kShown = 3;
+  std::string text;
+  for (std::size_t i = 0; i < reasons.size() && i < kShown; ++i)
+    text += (i ? "; " : "") + reasons[i];
+  if (reasons.size() > kShown) text += "; and " + std::to_string(reasons.size() - kShown) + " more";
+  return text;
+}
+
+void require_positive(const std::string& member, std::int64_t value) {
+  if (value < 1) reject_report_member(member, "must be 1 or more, got " + std::to_string(value));
+}
+
+void check_problem(const BenchReport& report) {
+  require_positive("layers", report.layers);
+  if (report.batches.empty()) reject_report_member("batches", "lists no batch");
+  for (std::size_t i = 0; i < report.batches.size(); ++i) {
+    require_positive(indexed("batches", i), report.batches[i]);
+    const auto before = report.batches.begin() + static_cast<std::ptrdiff_t>(i);
+    if (std::find(report.batches.begin(), before, report.batches[i]) != before)
+      reject_report_member(indexed("batches", i),
+                           std::to_string(report.batches[i]) + " is listed twice");
+  }
+  if (report.sizes.empty()) reject_report_member("sizes", "no problem size recorded");
+  for (const auto& [name, value] : report.sizes) require_positive("sizes." + name, value);
+  if (report.case_name == kGdnCase)
+    for (const char* name : {"H", "HV", "K", "V", "W"})
+      if (std::none_of(report.sizes.begin(), report.sizes.end(),
+                       [&](const auto& size) { return size.first == name; }))
+        reject_report_member("sizes." + std::string(name),
+                             "missing (gdn-decode records H, HV, K, V and W)");
+}
+
+void check_names(const BenchReport& report) {
+  if (report.paths.empty()) reject_report_member("paths", "no path recorded");
+  for (std::size_t i = 0; i < report.paths.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (report.paths[i].name == report.paths[j].name)
+        reject_report_member(
+            indexed("paths", i) + ".name",
+            "'" + report.paths[i].name + "' is also the name of " + indexed("paths", j));
+  auto require_path = [&](const std::string& member, const std::string& name) {
+    if (report.path(name) == nullptr) reject_report_member(member, "'" + name + "' names no path");
+  };
+  require_path("baseline", report.baseline);
+  for (std::size_t i = 0; i < report.comparisons.size(); ++i) {
+    require_path(indexed("comparisons", i) + ".candidate", report.comparisons[i].first);
+    require_path(indexed("comparisons", i) + ".reference", report.comparisons[i].second);
+  }
+}
+
+void check_multi_step(const std::string& member, const MultiStepGate& gate) {
+  require_positive(member + ".batch", gate.batch);
+  require_positive(member + ".steps", gate.steps);
+  std::vector<std::int64_t> steps;
+  for (const StepCheckpoint& checkpoint : gate.checkpoints) steps.push_back(checkpoint.step);
+  const bool increasing = std::adjacent_find(steps.begin(), steps.end(),
+                                             [](auto a, auto b) { return b <= a; }) == steps.end();
+  if (steps.empty() || steps.front() < 1 || !increasing || steps.back() != gate.steps)
+    reject_report_member(member + ".checkpoints",
+                         "steps must increase from 1 or more and end at steps (" +
+                             std::to_string(gate.steps) + "), got [" + numbers_text(steps) + "]");
+}
+
+void check_negative_control(const std::string& member, const BenchReport& report,
+                            const PathResult& path) {
+  if (report.case_name != kGdnCase) return;
+  // The control is what the case defines, not what the file says: a path flagged as a control
+  // would hide its INVALID verdict from the findings, and a control unflagged would get ratios.
+  const bool control = path.name == kGdnUpstreamDirect;
+  if (path.negative_control != control)
+    reject_report_member(member + ".negative_control",
+                         path.name + (control ? " is" : " is not") +
+                             " the gdn-decode negative control, but is recorded as " +
+                             (path.negative_control ? "true" : "false"));
+}
+
+void check_verdict(const std::string& member, const BenchReport& report, const PathResult& path) {
+  const Validity again = evaluate_gates(path.gates, report.thresholds);
+  const std::string where = member + ".validity";
+  if (path.validity.valid && !again.valid)
+    reject_report_member(where, path.name + ": recorded verdict VALID but its gates fail: " +
+                                    reasons_text(again.reasons));
+  if (!path.validity.valid && again.valid)
+    reject_report_member(where, path.name + ": recorded verdict INVALID but its gates pass");
+  if (path.validity.reasons != again.reasons)
+    reject_report_member(where + ".reasons", path.name +
+                                                 ": the recorded reasons are not those of its "
+                                                 "gates, which give: " +
+                                                 reasons_text(again.reasons));
+}
+
+// A VALID path was checked against the reference at every batch and timed at none outside them.
+void check_batches(const std::string& member, const BenchReport& report, const PathResult& path) {
+  if (!path.validity.valid && !path.timings.empty())
+    reject_report_member(member + ".timings",
+                         path.name + " is INVALID, and an INVALID path is never timed");
+  if (path.validity.valid)
+    for (std::int64_t batch : report.batches)
+      if (std::none_of(path.gates.reference.begin(), path.gates.reference.end(),
+                       [&](const ReferenceCheck& check) { return check.batch == batch; }))
+        reject_report_member(
+            member + ".gates.reference",
+            path.name + " is VALID but has no reference check at batch " + std::to_string(batch));
+  for (std::size_t i = 0; i < path.timings.size(); ++i) {
+    const std::int64_t batch = path.timings[i].batch;
+    const std::string where = indexed(member + ".timings", i) + ".batch";
+    if (std::find(report.batches.begin(), report.batches.end(), batch) == report.batches.end())
+      reject_report_member(where, path.name + ": batch " + std::to_string(batch) +
+                                      " is not one of the report's batches");
+    if (path.timing_at(batch) != &path.timings[i])
+      reject_report_member(where,
+                           path.name + ": batch " + std::to_string(batch) + " is timed twice");
+  }
+}
+
+void check_path(const std::string& member, const BenchReport& report, const PathResult& path) {
+  if (path.gates.multi_step) check_multi_step(member + ".gates.multi_step", *path.gates.multi_step);
+  if (const std::optional<ProbeGate>& probe = path.gates.probe)
+    if (probe->elements < 0 || probe->misread < 0 || probe->misread > probe->elements)
+      reject_report_member(member + ".gates.probe",
+                           path.name + ": " + std::to_string(probe->misread) + " of " +
+                               std::to_string(probe->elements) + " elements misread");
+  check_negative_control(member, report, path);
+  check_verdict(member, report, path);
+  check_batches(member, report, path);
+}
+
+}  // namespace
+
+void reject_report_member(const std::string& member, const std::string& what) {
+  throw std::runtime_error("bench report JSON: " + (member.empty() ? "" : member + ": ") + what);
+}
+
+void check_recorded_report(const BenchReport& report) {
+  check_problem(report);
+  check_names(report);
+  for (std::size_t i = 0; i < report.paths.size(); ++i)
+    check_path(indexed("paths", i), report, report.paths[i]);
+}
+
+}  // namespace layoutcheck
