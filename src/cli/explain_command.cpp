@@ -43,7 +43,8 @@ Command setup_explain_command(CLI::App& parent) {
       "explain", "Offset -> element, or element -> offset, with the layout arithmetic shown");
   app->add_option("FILE", options->file, "Contract")->required()->check(CLI::ExistingFile);
   CLI::Option* offset =
-      app->add_option("--offset", options->offset, "Physical offset within one row (elements)");
+      app->add_option("--offset", options->offset, "Physical offset within one row (elements)")
+          ->check(whole_number());
   CLI::Option* element =
       app->add_option("--element", options->element, "Logical element, e.g. 'V[7,8]'");
   offset->excludes(element);
