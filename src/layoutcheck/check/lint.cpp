@@ -74,6 +74,22 @@ class Checker {
   }
 
   void check_row_strides() {
+    // Two row dims stepping by the same stride put different rows on one offset (batch 1 token 0
+    // is batch 0 token 1); a name twice makes "which row" ambiguous.
+    for (std::size_t i = 0; i < contract_.rows.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j) {
+        const RowDim& row = contract_.rows[i];
+        const RowDim& earlier = contract_.rows[j];
+        if (row.name == earlier.name)
+          report(row.where, Severity::error, "row-stride",
+                 "row dim '" + row.name + "' is declared twice", "give every row dim its own name");
+        else if (row.stride == earlier.stride)
+          report(row.where, Severity::error, "row-stride",
+                 "row dims '" + earlier.name + "' and '" + row.name + "' both step by " +
+                     std::to_string(row.stride) + " elements, so their rows land on one offset",
+                 "give the outer row dim the stride of a whole inner run of rows (e.g. tokens x "
+                 "row_size)");
+      }
     for (const RowDim& row : contract_.rows)
       if (row.stride < contract_.row_size)
         report(row.where, Severity::error, "row-stride",

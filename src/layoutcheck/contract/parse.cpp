@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -66,6 +68,39 @@ std::optional<double> number(const YamlNode& node) {
   const double value = std::strtod(node.scalar.c_str(), &end);
   if (end != node.scalar.c_str() + node.scalar.size()) return std::nullopt;
   return value;
+}
+
+// Whether a padding fill is a value the buffer's dtype can hold: whole and in range for the
+// integer types; for the float types finite and in range, or a NaN/infinity written as such
+// (a sentinel), never a finite-looking literal that overflowed (1e400).
+bool fill_fits(double value, const std::string& text, DType dtype) {
+  auto integer_in = [&](double low, double high) {
+    return std::isfinite(value) && value == std::floor(value) && value >= low && value <= high;
+  };
+  switch (dtype) {
+    case DType::i8:
+      return integer_in(-128, 127);
+    case DType::u8:
+      return integer_in(0, 255);
+    case DType::i16:
+      return integer_in(-32768, 32767);
+    case DType::i32:
+      return integer_in(-2147483648.0, 2147483647.0);
+    case DType::i64:
+      return integer_in(-9223372036854775808.0, 9223372036854775807.0);
+    default:
+      break;
+  }
+  if (!std::isfinite(value)) {
+    std::string lower;
+    for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos;
+  }
+  const double largest = dtype == DType::fp16   ? 65504.0
+                         : dtype == DType::bf16 ? 3.3895313892515355e38
+                         : dtype == DType::fp32 ? 3.4028234663852886e38
+                                                : std::numeric_limits<double>::max();
+  return std::fabs(value) <= largest;
 }
 
 bool is_identifier(const std::string& name) {
@@ -444,9 +479,12 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
 
   if (const auto version =
           string(require(*view, document, "the contract", "layoutcheck"), "layoutcheck");
-      version && *version != "1")
+      version && (*version != "1" || view->get("layoutcheck")->value->quoted))
     error(at(*view->get("layoutcheck")), "version",
-          "unsupported format version '" + *version + "'; this layoutcheck reads version 1",
+          "unsupported format version " +
+              (view->get("layoutcheck")->value->quoted ? "\"" + *version + "\" (a string)"
+                                                       : "'" + *version + "'") +
+              "; this layoutcheck reads version 1",
           "write 'layoutcheck: 1'");
   contract.name = string(require(*view, document, "the contract", "name"), "name").value_or("");
   contract.buffer =
@@ -511,6 +549,11 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
       if (!padding.fill)
         error(at(*fill), "type",
               "fill of " + what + " must be a number, got " + type_name(*fill->value));
+      else if (!fill_fits(*padding.fill, fill->value->scalar, contract.dtype))
+        error(at(*fill), "fill",
+              "fill " + fill->value->scalar + " of " + what + " is not a value of dtype " +
+                  std::string(dtype_name(contract.dtype)),
+              "write a value the buffer's dtype holds (whole and in range for integer types)");
     }
     if (!offset || !size) return;
     padding.offset = *offset;
