@@ -72,15 +72,6 @@ class ProgressPrinter {
   Clock::time_point start_ = Clock::now();
 };
 
-[[noreturn]] void usage_error(const std::string& message, const std::string& fix) {
-  Diagnostic diagnostic;
-  diagnostic.where.file = "<command line>";
-  diagnostic.rule = "usage";
-  diagnostic.message = message;
-  diagnostic.fix = fix;
-  throw InputError(std::move(diagnostic));
-}
-
 // Splits --batch here rather than in CLI11, which drops the empty entry of "1,,2".
 std::vector<std::int64_t> parse_batches(const std::vector<std::string>& lists) {
   std::vector<std::int64_t> batches;
@@ -90,11 +81,11 @@ std::vector<std::int64_t> parse_batches(const std::vector<std::string>& lists) {
       const std::size_t end = std::min(list.find(',', begin), list.size());
       const std::string_view entry = std::string_view(list).substr(begin, end - begin);
       if (entry.empty())
-        usage_error("--batch " + list + " has an empty entry", "e.g. --batch 1,8,64,256");
+        throw_usage_error("--batch " + list + " has an empty entry", "e.g. --batch 1,8,64,256");
       const std::optional<std::int64_t> batch = whole_integer(entry);
       if (!batch)
-        usage_error("--batch " + std::string(entry) + " is not a batch size",
-                    "batch sizes are whole numbers from 1 to 2^63-1");
+        throw_usage_error("--batch " + std::string(entry) + " is not a batch size",
+                          "batch sizes are whole numbers from 1 to 2^63-1");
       batches.push_back(*batch);
       if (end == list.size()) break;
       begin = end + 1;
@@ -116,8 +107,8 @@ void reject_run_options(const CLI::App& app) {
   };
   for (const auto& [name, why] : kRunOptions)
     if (app.count(name) > 0)
-      usage_error(std::string(name) + " does not apply with --from: " + why,
-                  "leave it out, or run without --from");
+      throw_usage_error(std::string(name) + " does not apply with --from: " + why,
+                        "leave it out, or run without --from");
 }
 
 int finish_with(const BenchReport& report, const std::string& out) {

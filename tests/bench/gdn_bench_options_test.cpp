@@ -46,6 +46,16 @@ TEST(GdnBenchOptions, NamesTheBadValue) {
   options = {};
   options.shape.HV = 40;
   EXPECT_THAT(error_of(options), ::testing::HasSubstr("shape is invalid"));
+  // Past the kernels' bounds, refused before any byte count could overflow.
+  options = {};
+  options.shape.K = std::int64_t{1} << 40;
+  EXPECT_THAT(error_of(options), ::testing::HasSubstr("more than 2^31 elements"));
+  options = {};
+  options.batches = {1, kMaxBenchBatch + 1};
+  EXPECT_THAT(error_of(options), ::testing::HasSubstr("--batch 65536 is more than 65535 rows"));
+  options = {};
+  options.layers = kMaxBenchLayers + 1;
+  EXPECT_THAT(error_of(options), ::testing::HasSubstr("--layers 4097 is more than 4096"));
 }
 
 TEST(GdnBenchOptions, ShapeOverrides) {

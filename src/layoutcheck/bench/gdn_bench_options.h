@@ -27,9 +27,15 @@ struct GdnBenchOptions {
   std::string command;  // the command line, recorded in the report
 };
 
+// Bounds of a bench run: the kernels' grid holds at most 65535 batch rows, and a graph of more
+// layers than this is not a model.
+inline constexpr std::int64_t kMaxBenchBatch = 65535;
+inline constexpr std::int64_t kMaxBenchLayers = 4096;
+
 // @post throws InputError (rule "usage", location "<command line>") naming the first bad value:
 //       no batch, a batch < 1, a repeated batch, layers < 1, steps < 1, replays < 1, warm-up < 0,
-//       an invalid shape. Sorts the batches ascending.
+//       an invalid shape; sizes past the kernels' bounds (a state row of 2^31 elements, a batch
+//       over kMaxBenchBatch, layers over kMaxBenchLayers). Sorts the batches ascending.
 void validate_bench_options(GdnBenchOptions& options);
 
 // Applies --set NAME=VALUE to the shape: H, HV, K, V or W; anything else is an InputError (rule

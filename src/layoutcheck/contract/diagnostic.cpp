@@ -84,4 +84,9 @@ InputError::InputError(Diagnostic diagnostic)
 InputError::InputError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(join_lines(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
+void throw_usage_error(std::string message, std::string fix) {
+  throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                              std::move(message), std::move(fix)});
+}
+
 }  // namespace layoutcheck

@@ -49,4 +49,7 @@ class InputError : public std::runtime_error {
   std::vector<Diagnostic> diagnostics_;
 };
 
+// Throws InputError for a bad option value: rule "usage", location "<command line>".
+[[noreturn]] void throw_usage_error(std::string message, std::string fix = "");
+
 }  // namespace layoutcheck
