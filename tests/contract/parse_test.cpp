@@ -96,6 +96,32 @@ TEST(Parse, SetOfDerivedOrUnknownSymbolIsAnError) {
   EXPECT_TRUE(parse(kSplit, options).contract);
 }
 
+// Derived symbols may use symbols listed after them; a symbol defined from itself, directly or
+// through others, is named as such (not as "undefined"), and a symbol that only uses the cycle
+// fails quietly, as one using any failed symbol does.
+TEST(Parse, DerivedSymbolsResolveInAnyOrderAndCyclesAreNamed) {
+  const ParseResult ordered = parse(
+      "symbols: {A: C + 1, C: B * 2, B: 2}\n"
+      "fields:\n  - {name: Q, dims: [{name: h, size: A, stride: 1}]}\n");
+  ASSERT_TRUE(ordered.contract) << summary(ordered).size();
+  EXPECT_EQ(ordered.contract->row_size, 5);
+
+  const ParseResult self = parse(
+      "symbols:\n  A: A + 1\n"
+      "fields:\n  - {name: Q, dims: [{name: h, size: 4, stride: 1}]}\n");
+  ASSERT_EQ(self.diagnostics.size(), 1u);
+  EXPECT_EQ(self.diagnostics[0].message, "symbol 'A' is defined from itself");
+
+  const ParseResult cycle = parse(
+      "symbols:\n  D: A + E\n  E: D\n  A: 3\n  F: E + 1\n"
+      "fields:\n  - {name: Q, dims: [{name: h, size: 4, stride: 1}]}\n");
+  EXPECT_EQ(summary(cycle),
+            (std::vector<std::string>{"6:3 undefined-symbol", "7:3 undefined-symbol"}));
+  ASSERT_EQ(cycle.diagnostics.size(), 2u);
+  EXPECT_EQ(cycle.diagnostics[0].message,
+            "symbol 'D' depends on itself (symbols D, E are defined from each other)");
+}
+
 TEST(Parse, FailedSymbolDoesNotCascade) {
   LoadOptions options;
   options.overrides = {{"HV", 10}};

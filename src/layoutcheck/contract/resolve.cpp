@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <set>
 
 namespace layoutcheck {
 namespace {
@@ -57,20 +59,73 @@ SymbolTable resolve_symbols(std::vector<Symbol>& symbols, const LoadOptions& opt
   for (const Symbol& symbol : symbols)
     if (!symbol.derived_from && !failed.count(symbol.name))
       table.emplace(symbol.name, symbol.value);
-  for (Symbol& symbol : symbols) {
-    if (!symbol.derived_from) continue;
-    const std::vector<std::string> inputs = symbol.derived_from->symbols();
-    if (std::any_of(inputs.begin(), inputs.end(), [&](const auto& n) { return failed.count(n); })) {
-      failed.insert(symbol.name);
-      continue;
+  // Derived symbols in dependency order, whatever order the file lists them in: each pass
+  // computes those whose inputs are known (or are no symbol at all, which evaluate() reports).
+  std::set<std::string, std::less<>> derived;
+  for (const Symbol& symbol : symbols)
+    if (symbol.derived_from) derived.insert(symbol.name);
+  std::vector<Symbol*> pending;
+  for (Symbol& symbol : symbols)
+    if (symbol.derived_from) pending.push_back(&symbol);
+  for (bool progress = true; progress && !pending.empty();) {
+    progress = false;
+    for (auto it = pending.begin(); it != pending.end();) {
+      Symbol& symbol = **it;
+      const std::vector<std::string> inputs = symbol.derived_from->symbols();
+      const bool waits = std::any_of(inputs.begin(), inputs.end(), [&](const std::string& name) {
+        return derived.count(name) && !table.count(name) && !failed.count(name);
+      });
+      if (waits) {
+        ++it;
+        continue;
+      }
+      it = pending.erase(it);
+      progress = true;
+      if (std::any_of(inputs.begin(), inputs.end(),
+                      [&](const auto& n) { return failed.count(n); })) {
+        failed.insert(symbol.name);
+        continue;
+      }
+      try {
+        symbol.value = symbol.derived_from->evaluate(table);
+        table.emplace(symbol.name, symbol.value);
+      } catch (const InputError& error) {
+        diagnostics.insert(diagnostics.end(), error.diagnostics().begin(),
+                           error.diagnostics().end());
+        failed.insert(symbol.name);
+      }
     }
-    try {
-      symbol.value = symbol.derived_from->evaluate(table);
-      table.emplace(symbol.name, symbol.value);
-    } catch (const InputError& error) {
-      diagnostics.insert(diagnostics.end(), error.diagnostics().begin(), error.diagnostics().end());
-      failed.insert(symbol.name);
+  }
+  // What is left waits on a cycle: report the symbols on it (each reaches itself), and let the
+  // ones that only use them fail quietly, as a symbol using a failed one does.
+  std::map<std::string, const Symbol*, std::less<>> waiting;
+  for (const Symbol* symbol : pending) waiting.emplace(symbol->name, symbol);
+  const auto reaches_itself = [&](const Symbol* start) {
+    std::vector<std::string> stack = start->derived_from->symbols();
+    std::set<std::string, std::less<>> seen;
+    while (!stack.empty()) {
+      const std::string name = stack.back();
+      stack.pop_back();
+      if (name == start->name) return true;
+      const auto next = waiting.find(name);
+      if (next == waiting.end() || !seen.insert(name).second) continue;
+      for (const std::string& input : next->second->derived_from->symbols()) stack.push_back(input);
     }
+    return false;
+  };
+  std::vector<std::string> cycle;
+  for (const Symbol* symbol : pending)
+    if (reaches_itself(symbol)) cycle.push_back(symbol->name);
+  for (const Symbol* symbol : pending) {
+    failed.insert(symbol->name);
+    if (std::find(cycle.begin(), cycle.end(), symbol->name) == cycle.end()) continue;
+    diagnostics.push_back({symbol->where, Severity::error, "undefined-symbol",
+                           cycle.size() == 1
+                               ? "symbol '" + symbol->name + "' is defined from itself"
+                               : "symbol '" + symbol->name + "' depends on itself (symbols " +
+                                     join(cycle) + " are defined from each other)",
+                           "define " + (cycle.size() == 1 ? symbol->name : "one of them") +
+                               " from numbers or from other symbols"});
   }
   return table;
 }
