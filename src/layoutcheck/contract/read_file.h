@@ -7,7 +7,8 @@
 
 namespace layoutcheck {
 
-// @post nullopt when the file cannot be opened, so that each caller says what it was reading.
+// @post nullopt when the file cannot be opened or is a directory, so that each caller says what it
+//       was reading.
 std::optional<std::string> read_text_file(const std::string& path);
 
 }  // namespace layoutcheck
