@@ -3,6 +3,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace layoutcheck {
@@ -95,6 +96,20 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     diagnostics.push_back({SourceLocation{file, line, column}, Severity::error, "yaml",
                            std::move(message), std::move(fix)});
   };
+  // yaml-cpp guesses UTF-16 or UTF-32 from NUL bytes and reads binary data as CJK text; without
+  // a byte order mark, a NUL means the file is not text at all.
+  const bool has_bom = text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF") ||
+                       text.starts_with(std::string_view("\0\0\xFE\xFF", 4));
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos && !has_bom) {
+    const std::string_view before = text.substr(0, nul);
+    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t line_start = before.rfind('\n');
+    const int column =
+        1 + static_cast<int>(line_start == std::string_view::npos ? nul : nul - line_start - 1);
+    error(line, column, "the file holds a NUL byte: it is binary, not a YAML contract",
+          "give the contract's .yaml file");
+    return std::nullopt;
+  }
   try {
     const std::vector<YAML::Mark> starts = document_starts(text);
     if (starts.size() > 1 && starts[1].pos == starts[0].pos) {
