@@ -72,9 +72,9 @@ std::string summary(const FileResult& result) {
 void print_text(const std::vector<FileResult>& results) {
   for (const FileResult& result : results) {
     for (const Diagnostic& d : result.diagnostics) {
-      std::cout << d.where.str() << ": " << severity_name(d.severity) << "[" << d.rule
-                << "]: " << d.message << "\n";
-      if (!d.fix.empty()) std::cout << "    fix: " << d.fix << "\n";
+      std::cout << printable(d.where.str()) << ": " << severity_name(d.severity) << "[" << d.rule
+                << "]: " << printable(d.message) << "\n";
+      if (!d.fix.empty()) std::cout << "    fix: " << printable(d.fix) << "\n";
     }
     std::cout << summary(result) << "\n";
   }

@@ -169,5 +169,14 @@ TEST(Diagnostic, PrintsFileLineColumnRuleAndFix) {
   EXPECT_EQ(closest_name("xyzzy", {"name", "size", "stride", "modes"}), "");
 }
 
+// A name from a hostile file reaches the terminal without its control characters.
+TEST(Diagnostic, ControlCharactersArePrintedAsEscapes) {
+  const Diagnostic d{{"a\nb.yaml", 1, 2}, Severity::error, "name",
+                     "field name '\x1b[31mQ' is not a name", ""};
+  EXPECT_EQ(d.str(), "a\\x0ab.yaml:1:2: error[name]: field name '\\x1b[31mQ' is not a name");
+  EXPECT_EQ(printable("tab\there \x7f"), "tab\\x09here \\x7f");
+  EXPECT_EQ(printable("Q[0,1] \xc2\xb5s"), "Q[0,1] \xc2\xb5s");  // UTF-8 kept
+}
+
 }  // namespace
 }  // namespace layoutcheck

@@ -39,11 +39,25 @@ std::string join_lines(const std::vector<Diagnostic>& diagnostics) {
 }  // namespace
 
 std::string Diagnostic::str() const {
-  std::string text = where.str() + ": " + severity_name(severity);
+  std::string text = printable(where.str()) + ": " + severity_name(severity);
   if (!rule.empty()) text += "[" + rule + "]";
-  text += ": " + message;
-  if (!fix.empty()) text += " (fix: " + fix + ")";
+  text += ": " + printable(message);
+  if (!fix.empty()) text += " (fix: " + printable(fix) + ")";
   return text;
+}
+
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f)
+      out += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+    else
+      out += c;
+  }
+  return out;
 }
 
 bool has_errors(const std::vector<Diagnostic>& diagnostics) {

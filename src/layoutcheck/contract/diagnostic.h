@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace layoutcheck {
@@ -32,6 +33,10 @@ struct Diagnostic {
 };
 
 bool has_errors(const std::vector<Diagnostic>& diagnostics);
+
+// Text for a terminal: control characters (ESC, newlines inside a name from a file) as \xNN, so
+// a hostile contract cannot move the cursor or forge output lines.
+std::string printable(std::string_view text);
 
 // The candidate closest to word by edit distance, if it is close enough to be a likely typo
 // ("strdie" -> "stride"); "" otherwise. Used for "did you mean" hints.
