@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "commands.h"
@@ -30,6 +31,17 @@ int parse_and_run(int argc, char** argv) {
     std::cerr << "layoutcheck: unknown subcommand '" << argv[1]
               << "' (run 'layoutcheck --help' for the list)\n";
     return kInputError;
+  }
+
+  // Likewise an unknown option before any subcommand ("--bogus"), which CLI11 reports as a
+  // missing subcommand.
+  if (argc > 1 && argv[1][0] == '-') {
+    const std::string option = argv[1];
+    if (option != "-h" && option != "--help" && option != "--version") {
+      std::cerr << "layoutcheck: unknown option '" << option
+                << "' before the subcommand (run 'layoutcheck --help' for the list)\n";
+      return kInputError;
+    }
   }
 
   try {

@@ -97,6 +97,9 @@ TEST(Cli, UnknownOptionIsAUsageError) {
   const CliResult result = run_cli({"lint", "--no-such-option", kFlatQkvz});
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_TRUE(contains(result.output, "--no-such-option")) << result.output;
+  const CliResult before = run_cli({"--bogus"});  // before any subcommand
+  EXPECT_EQ(before.exit_code, 2) << before.output;
+  EXPECT_TRUE(contains(before.output, "unknown option '--bogus'")) << before.output;
 }
 
 class MissingFile : public testing::TestWithParam<std::vector<std::string>> {};
