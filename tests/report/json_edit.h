@@ -1,4 +1,5 @@
-// Hand edits of a report's JSON for the tests that feed the reader broken or doctored files:
+// Hand edits of a report's JSON for the tests that feed the reader broken or doctored files, and
+// the reader's verdict on them:
 // replaced(document, {"paths", 3, "validity", "valid"}, true).
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "layoutcheck/render/json.h"
+#include "layoutcheck/report/json_report.h"
 
 namespace layoutcheck::testing {
 
@@ -56,6 +58,16 @@ inline const Json& at(const Json& document, const std::vector<JsonKey>& path) {
   for (const JsonKey& key : path)
     value = key.name.empty() ? &(*value)[key.index] : &(*value)[key.name];
   return *value;
+}
+
+// The reader's error for `document`, or "" when it loads.
+inline std::string load_error(const Json& document) {
+  try {
+    bench_report_from_json(document);
+  } catch (const std::runtime_error& error) {
+    return error.what();
+  }
+  return "";
 }
 
 }  // namespace layoutcheck::testing

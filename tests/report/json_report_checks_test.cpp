@@ -18,16 +18,6 @@ namespace {
 using namespace layoutcheck::testing;
 using ::testing::HasSubstr;
 
-// The reader's error for `document`, or "" when it loads.
-std::string load_error(const Json& document) {
-  try {
-    bench_report_from_json(document);
-  } catch (const std::runtime_error& error) {
-    return error.what();
-  }
-  return "";
-}
-
 Json synthetic_json() {
   return bench_report_to_json(synthetic_gdn_report());
 }

@@ -16,16 +16,6 @@ namespace {
 using namespace layoutcheck::testing;
 using ::testing::HasSubstr;
 
-// The reader's error for `document`, or "" when it loads.
-std::string load_error(const Json& document) {
-  try {
-    bench_report_from_json(document);
-  } catch (const std::runtime_error& error) {
-    return error.what();
-  }
-  return "";
-}
-
 TEST(JsonReport, RoundTripsThroughText) {
   const BenchReport report = synthetic_gdn_report();
   const std::string text = render_json_report(report);
