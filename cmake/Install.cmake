@@ -26,8 +26,20 @@ set_target_properties(layoutcheck_cli PROPERTIES EXPORT_NAME cli
 install(TARGETS layoutcheck_cli EXPORT layoutcheckTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
+# The GPU headers (gpu/, gpu_bench/ and the runtime mapping in platform/) compile only with a GPU
+# backend: a CPU-only install leaves them out rather than ship headers nobody can include. A GPU
+# install adds the kernels' ABI they include ("kernels/gdn_kernels.h", from the include root).
+set(_layoutcheck_gpu_only_headers)
+if(NOT TARGET layoutcheck_gpu)
+  set(_layoutcheck_gpu_only_headers PATTERN "gpu" EXCLUDE PATTERN "gpu_bench" EXCLUDE
+      PATTERN "gpu_runtime.h" EXCLUDE PATTERN "hip_on_cuda.h" EXCLUDE PATTERN "wave.h" EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/layoutcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h")
+        FILES_MATCHING PATTERN "*.h" ${_layoutcheck_gpu_only_headers})
+if(TARGET layoutcheck_gpu)
+  install(FILES ${PROJECT_SOURCE_DIR}/kernels/gdn_kernels.h ${PROJECT_SOURCE_DIR}/kernels/gdn_abi.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernels)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/contracts/ DESTINATION ${LAYOUTCHECK_INSTALL_CONTRACTSDIR})
 
 install(EXPORT layoutcheckTargets NAMESPACE layoutcheck:: DESTINATION ${LAYOUTCHECK_INSTALL_CMAKEDIR})

@@ -21,6 +21,9 @@
 #include "layoutcheck/probe/runner_registry.h"
 #include "layoutcheck/probe/verdict_render.h"
 #include "layoutcheck/render/report_json.h"
+#ifdef LAYOUTCHECK_HAVE_GPU
+#include "layoutcheck/gpu/gpu_runner_registry.h"
+#endif
 
 namespace layoutcheck::cli {
 namespace {

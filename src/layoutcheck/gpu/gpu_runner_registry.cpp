@@ -5,6 +5,9 @@
 //   gpu:native, gpu:upstream, gpu:adapter+upstream, gpu:baseline
 //                           one path whatever the consumer says (gpu:upstream fed flat buffers is
 //                           the upstream-direct bug); the state layout follows the consumer's
+//                           state contract ([HV,K,V] or [HV,V,K])
+#include "layoutcheck/gpu/gpu_runner_registry.h"
+
 #include <stdexcept>
 
 #include "layoutcheck/diff/diff.h"

@@ -2,7 +2,8 @@
 //   "cpu"                  the CPU model of a kernel built for the consumer's layouts
 //   "cpu:mutant:<name>"    the CPU models of the deliberately broken kernels (probe/mutants.h)
 //   "gpu", "gpu:<path>"    registered by the GPU library (layoutcheck_gpu) through
-//                          register_gpu_runners(), which the CLI calls in builds with a backend
+//                          register_gpu_runners() (gpu/gpu_runner_registry.h), which the CLI
+//                          calls in builds with a backend
 #pragma once
 
 #include <functional>
@@ -52,9 +53,5 @@ class RunnerRegistry {
   mutable std::mutex mutex_;
   std::map<std::string, Entry, std::less<>> entries_;
 };
-
-// Defined by the GPU library: registers its runners ("gpu", "gpu:native", "gpu:upstream", ...).
-// Only builds with LAYOUTCHECK_HAVE_GPU link it; the CLI calls it once at start-up there.
-void register_gpu_runners(RunnerRegistry& registry);
 
 }  // namespace layoutcheck
