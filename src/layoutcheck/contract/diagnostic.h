@@ -15,7 +15,7 @@ struct SourceLocation {
   int line = 0;
   int column = 0;
 
-  // "qkvz.yaml:12:7", "qkvz.yaml" or "<command line>"
+  // "qkvz.yaml:12:7", "qkvz.yaml", "<command line>" (a file so named), or "<input>" (no file)
   std::string str() const;
 };
 

@@ -2,9 +2,10 @@
 // the CPU models of kernels, the GPU paths and the probes all take a GdnStepInputs and return a
 // GdnStepOutputs. Buffers are host vectors holding exactly what a device buffer would hold.
 //
-// Layouts: qkvz, ba and state follow contracts (their row strides are given here); the conv
-// channel order is [Q all | K all | V all] (contracts/gdn/conv_channels.yaml); the conv state is
-// [batch][C][W-1] with the oldest tap first; the output is [batch][HV][V].
+// Layouts: qkvz, ba and state follow contracts (qkvz and ba row strides are given here, a state
+// row is state.size() / batch elements); the conv channel order is [Q all | K all | V all]
+// (contracts/gdn/conv_channels.yaml); the conv state is [batch][C][W-1] with the oldest tap
+// first; the output is [batch][HV][V].
 #pragma once
 
 #include <cstdint>

@@ -9,9 +9,13 @@
 //     layoutcheck::flat_gdn_layouts(shape)));
 //   }
 //
-// A failure prints, e.g.:
-//   qkvz: layout misread: 16128 of 16384 elements, ...
-//     the kernel reads K[0,0:128] from offsets 128-255, which hold Q[1,0:128]
+// A failure prints the probe's summary per buffer read wrong, e.g. for a Qwen3-Next kernel:
+//   qkvz: probe: ... fed qwen3_5.qkvz (qkvz, 16384 offsets, 8 per run)
+//     field   elements  misread  unresolved
+//     Q       2048      1920     0
+//     ...
+//     the kernel reads Q[1,0:128] from offsets 1024-1151, which hold Q[8,0:128]
+//   verdict: layout misread: 15488 of 16384 elements, ...
 #pragma once
 
 #include <gtest/gtest.h>
