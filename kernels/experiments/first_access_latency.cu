@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "graph_replays.h"
 
 constexpr int kLayers = 48, kBlocks = 48, kThreads = 256;
 constexpr int kSliceFloats = 128 * 128;          // one head's fp32 state
@@ -74,9 +75,6 @@ int main() {
   }
   cudaStream_t stream;
   CK(cudaStreamCreate(&stream));
-  cudaEvent_t begin, end;
-  CK(cudaEventCreate(&begin));
-  CK(cudaEventCreate(&end));
 
   std::printf("| source | order | probes | probe latency ns, median [p10-p90] | graph us/layer |\n");
   std::printf("|---|---|---|---|---|\n");
@@ -96,16 +94,7 @@ int main() {
         }
         CK(cudaStreamEndCapture(stream, &graph));
         CK(cudaGraphInstantiate(&exec, graph, 0));
-        std::vector<float> times;
-        for (int r = 0; r < 30; ++r) {
-          CK(cudaEventRecord(begin, stream));
-          CK(cudaGraphLaunch(exec, stream));
-          CK(cudaEventRecord(end, stream));
-          CK(cudaEventSynchronize(end));
-          float ms = 0;
-          CK(cudaEventElapsedTime(&ms, begin, end));
-          if (r >= 5) times.push_back(ms * 1000.0f / kLayers);
-        }
+        std::vector<double> times = replay_us_per_layer(exec, stream, 5, 25, kLayers);
         std::vector<double> ns;
         for (int l = 0; l < kLayers; ++l) {
           std::vector<long long> host(kBlocks);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "graph_replays.h"
 
 constexpr int kMarks = 12;
 constexpr int kSlots = kMarks + 2;  // the cycle counter at each mark, globaltimer at 0 and last
@@ -133,19 +134,8 @@ int main() {
   CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
 
   for (int i = 0; i < 10; ++i) CK(cudaGraphLaunch(exec, stream));
-  cudaEvent_t start, stop;
-  CK(cudaEventCreate(&start));
-  CK(cudaEventCreate(&stop));
-  std::vector<double> per_layer_us;
-  for (int i = 0; i < 40; ++i) {  // the marks of the last replay stay in the workspaces
-    CK(cudaEventRecord(start, stream));
-    CK(cudaGraphLaunch(exec, stream));
-    CK(cudaEventRecord(stop, stream));
-    CK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, start, stop));
-    per_layer_us.push_back(ms * 1e3 / kLayers);
-  }
+  // The marks of the last replay stay in the workspaces.
+  const std::vector<double> per_layer_us = replay_us_per_layer(exec, stream, 0, 40, kLayers);
 
   std::vector<std::vector<unsigned long long>> slots;  // [layer][block * kSlots + slot]
   for (const GdnDecodeArgs& args : layers) {

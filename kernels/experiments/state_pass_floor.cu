@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "graph_replays.h"
 
 namespace cg = cooperative_groups;
 
@@ -176,20 +177,8 @@ double time_it(Layers& L, int heads, const char* name) {
   CK(cudaStreamEndCapture(st, &graph));
   cudaGraphExec_t exec;
   CK(cudaGraphInstantiate(&exec, graph, 0));
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  for (int i = 0; i < 5; ++i) CK(cudaGraphLaunch(exec, st));
-  std::vector<double> t;
-  for (int i = 0; i < 40; ++i) {
-    CK(cudaEventRecord(a, st));
-    CK(cudaGraphLaunch(exec, st));
-    CK(cudaEventRecord(b, st));
-    CK(cudaEventSynchronize(b));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1e3 / L.state.size());
-  }
+  std::vector<double> t =
+      replay_us_per_layer(exec, st, 5, 40, static_cast<int>(L.state.size()));
   std::sort(t.begin(), t.end());
   std::printf("| %-34s | %4d | %7.2f | %7.2f |\n", name, heads / HV, t[t.size() / 2],
               t[t.size() / 10]);
