@@ -42,6 +42,7 @@ __global__ void __launch_bounds__(kAdapterThreads)
     adapt_qkvz_flat_to_interleaved(const unsigned short* flat, long long flat_row_stride,
                                    unsigned short* interleaved, long long interleaved_row_stride,
                                    QkvzRuns runs) {
+  await_previous_kernel();
   const long long h = blockIdx.y;
   const long long b = blockIdx.z;
   const long long step = kVector ? kVectorElements : 1;
@@ -62,6 +63,7 @@ __global__ void __launch_bounds__(kAdapterThreads)
     adapt_ba_flat_to_interleaved(const unsigned short* flat, long long flat_row_stride,
                                  unsigned short* interleaved, long long interleaved_row_stride,
                                  long long batch, long long HV, long long G) {
+  await_previous_kernel();
   const long long i = static_cast<long long>(blockIdx.x) * kAdapterThreads + threadIdx.x;
   if (i >= batch * HV) return;
   const long long b = i / HV, hv = i % HV;
@@ -83,7 +85,7 @@ void launch_adapt_qkvz_flat_to_interleaved(const unsigned short* flat, long long
                                            unsigned short* interleaved,
                                            long long interleaved_row_stride, long long batch,
                                            long long H, long long HV, long long K, long long V,
-                                           hipStream_t stream) {
+                                           hipStream_t stream, LaunchOrder launch) {
   if (batch <= 0 || H <= 0 || HV <= 0 || HV % H != 0 || K <= 0 || V <= 0 || H > 65535 ||
       batch > 65535)
     throw gpu::GpuError("qkvz adapter: invalid sizes");
@@ -104,26 +106,25 @@ void launch_adapt_qkvz_flat_to_interleaved(const unsigned short* flat, long long
   const long long per_block = kAdapterThreads * (vector ? kVectorElements : 1);
   const dim3 grid(static_cast<unsigned>((runs.group_stride + per_block - 1) / per_block),
                   static_cast<unsigned>(H), static_cast<unsigned>(batch));
-  if (vector)
-    adapt_qkvz_flat_to_interleaved<true><<<grid, kAdapterThreads, 0, stream>>>(
-        flat, flat_row_stride, interleaved, interleaved_row_stride, runs);
-  else
-    adapt_qkvz_flat_to_interleaved<false><<<grid, kAdapterThreads, 0, stream>>>(
-        flat, flat_row_stride, interleaved, interleaved_row_stride, runs);
+  launch_kernel(launch,
+                vector ? adapt_qkvz_flat_to_interleaved<true> : adapt_qkvz_flat_to_interleaved<false>,
+                grid, kAdapterThreads, 0, stream, flat, flat_row_stride, interleaved,
+                interleaved_row_stride, runs);
   LC_GPU_CHECK_LAUNCH("adapt_qkvz_flat_to_interleaved");
 }
 
 void launch_adapt_ba_flat_to_interleaved(const unsigned short* flat, long long flat_row_stride,
                                          unsigned short* interleaved,
                                          long long interleaved_row_stride, long long batch,
-                                         long long H, long long HV, hipStream_t stream) {
+                                         long long H, long long HV, hipStream_t stream,
+                                         LaunchOrder launch) {
   if (batch <= 0 || H <= 0 || HV <= 0 || HV % H != 0)
     throw gpu::GpuError("ba adapter: invalid sizes");
   const long long items = batch * HV;
-  adapt_ba_flat_to_interleaved<<<static_cast<unsigned>((items + kAdapterThreads - 1) /
-                                                       kAdapterThreads),
-                                 kAdapterThreads, 0, stream>>>(
-      flat, flat_row_stride, interleaved, interleaved_row_stride, batch, HV, HV / H);
+  launch_kernel(launch, adapt_ba_flat_to_interleaved,
+                static_cast<unsigned>((items + kAdapterThreads - 1) / kAdapterThreads),
+                kAdapterThreads, 0, stream, flat, flat_row_stride, interleaved,
+                interleaved_row_stride, batch, HV, HV / H);
   LC_GPU_CHECK_LAUNCH("adapt_ba_flat_to_interleaved");
 }
 

@@ -22,6 +22,7 @@ constexpr int kNormThreads = 128;
 // One thread per conv channel, channels numbered by the conv_channels contract.
 __global__ void __launch_bounds__(kElementwiseThreads)
     gdn_baseline_conv(GdnDecodeArgs args, BaselineBuffers buffers) {
+  await_previous_kernel();
   const GdnDims d = dims_of(args);
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int b = static_cast<int>(blockIdx.y);
@@ -51,6 +52,7 @@ __global__ void __launch_bounds__(kElementwiseThreads)
 
 __global__ void __launch_bounds__(kElementwiseThreads)
     gdn_baseline_gating(GdnDecodeArgs args, BaselineBuffers buffers) {
+  await_previous_kernel();
   const GdnDims d = dims_of(args);
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= args.batch * d.HV) return;
@@ -96,10 +98,13 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   const int v0 = block.tile * Walk::kColumns;
   float* state_row = args.state + b * args.state_row_stride;
 
+  // The state is the only load the previous kernel cannot write: it goes first whenever it goes
+  // with the staging.
   Walk walk;
-  if constexpr (!Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
+  if constexpr (Walk::kStateLoads != StateLoads::after_staging) walk.load(state_row, d, hv, v0);
+  await_previous_kernel();
   stage_from_conv_out(args, buffers, d, b, block.h, hv, v0, Walk::kColumns, q, k, value);
-  if constexpr (Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
+  if constexpr (Walk::kStateLoads == StateLoads::after_staging) walk.load(state_row, d, hv, v0);
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
@@ -124,6 +129,7 @@ __global__ void __launch_bounds__(kGenericThreads)
   const HeadBlock block = head_block<1>();
   const int b = block.b, hv = block.hv;
   float* state_row = args.state + b * args.state_row_stride;
+  await_previous_kernel();
   stage_from_conv_out(args, buffers, d, b, block.h, hv, 0, d.V, q, k, value);
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
@@ -138,6 +144,7 @@ __global__ void __launch_bounds__(kGenericThreads)
 __global__ void __launch_bounds__(kNormThreads)
     gdn_baseline_gated_rmsnorm(GdnDecodeArgs args, BaselineBuffers buffers) {
   __shared__ float scratch[wave::kMaxBlockWaves];
+  await_previous_kernel();
   const GdnDims d = dims_of(args);
   const int hv = static_cast<int>(blockIdx.x);
   const int b = static_cast<int>(blockIdx.y);
@@ -159,10 +166,10 @@ __global__ void __launch_bounds__(kNormThreads)
 
 template <class State, class Walk>
 void launch_recurrent_fast(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                           StateSplit split, hipStream_t stream) {
+                           StateSplit split, hipStream_t stream, LaunchOrder launch) {
   const dim3 grid = head_block_grid(args, kFastValueDim / Walk::kColumns);
-  gdn_baseline_recurrent_fast<Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>
-      <<<grid, Walk::kThreads, 0, stream>>>(args, buffers);
+  launch_kernel(launch, gdn_baseline_recurrent_fast<Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>,
+                grid, Walk::kThreads, 0, stream, args, buffers);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_fast<") + State::kName + ", " +
                        state_split_name(split) + ">")
                           .c_str());
@@ -170,17 +177,18 @@ void launch_recurrent_fast(const GdnDecodeArgs& args, const BaselineBuffers& buf
 
 template <class State>
 void launch_recurrent(const GdnDecodeArgs& args, const BaselineBuffers& buffers, StateSplit split,
-                      bool fast, hipStream_t stream) {
+                      bool fast, hipStream_t stream, LaunchOrder launch) {
   if (fast)
     return visit_state_walk<State>(split, [&](auto walk) {
-      launch_recurrent_fast<State, typename decltype(walk)::type>(args, buffers, split, stream);
+      launch_recurrent_fast<State, typename decltype(walk)::type>(args, buffers, split, stream,
+                                                                  launch);
     });
   const long long shared_bytes = generic_shared_bytes(args.K, args.V);
   if (shared_bytes > 48 * 1024)
     throw gpu::GpuError("gdn_baseline_recurrent_generic: K, V too large for shared memory");
   const dim3 grid = head_block_grid(args, 1);
-  gdn_baseline_recurrent_generic<State>
-      <<<grid, kGenericThreads, static_cast<unsigned>(shared_bytes), stream>>>(args, buffers);
+  launch_kernel(launch, gdn_baseline_recurrent_generic<State>, grid, kGenericThreads,
+                static_cast<unsigned>(shared_bytes), stream, args, buffers);
   LC_GPU_CHECK_LAUNCH(
       (std::string("gdn_baseline_recurrent_generic<") + State::kName + ">").c_str());
 }
@@ -192,34 +200,34 @@ unsigned blocks_for(long long items, int threads) {
 }  // namespace
 
 void launch_gdn_baseline_conv(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                              hipStream_t stream) {
+                              hipStream_t stream, LaunchOrder launch) {
   const long long channels = 2 * args.H * args.K + args.HV * args.V;
   const dim3 grid(blocks_for(channels, kElementwiseThreads), static_cast<unsigned>(args.batch));
-  gdn_baseline_conv<<<grid, kElementwiseThreads, 0, stream>>>(args, buffers);
+  launch_kernel(launch, gdn_baseline_conv, grid, kElementwiseThreads, 0, stream, args, buffers);
   LC_GPU_CHECK_LAUNCH("gdn_baseline_conv");
 }
 
 void launch_gdn_baseline_gating(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                                hipStream_t stream) {
-  gdn_baseline_gating<<<blocks_for(args.batch * args.HV, kElementwiseThreads), kElementwiseThreads,
-                        0, stream>>>(args, buffers);
+                                hipStream_t stream, LaunchOrder launch) {
+  launch_kernel(launch, gdn_baseline_gating, blocks_for(args.batch * args.HV, kElementwiseThreads),
+                kElementwiseThreads, 0, stream, args, buffers);
   LC_GPU_CHECK_LAUNCH("gdn_baseline_gating");
 }
 
 void launch_gdn_baseline_recurrent(StateOrder order, const GdnDecodeArgs& args,
                                    const BaselineBuffers& buffers, StateSplit split,
-                                   hipStream_t stream) {
+                                   hipStream_t stream, LaunchOrder launch) {
   const bool fast = fused_fast_path(args, order);
   if (order == StateOrder::hkv)
-    launch_recurrent<StateHkv>(args, buffers, split, fast, stream);
+    launch_recurrent<StateHkv>(args, buffers, split, fast, stream, launch);
   else
-    launch_recurrent<StateHvk>(args, buffers, split, fast, stream);
+    launch_recurrent<StateHvk>(args, buffers, split, fast, stream, launch);
 }
 
 void launch_gdn_baseline_gated_rmsnorm(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                                       hipStream_t stream) {
+                                       hipStream_t stream, LaunchOrder launch) {
   const dim3 grid(static_cast<unsigned>(args.HV), static_cast<unsigned>(args.batch));
-  gdn_baseline_gated_rmsnorm<<<grid, kNormThreads, 0, stream>>>(args, buffers);
+  launch_kernel(launch, gdn_baseline_gated_rmsnorm, grid, kNormThreads, 0, stream, args, buffers);
   LC_GPU_CHECK_LAUNCH("gdn_baseline_gated_rmsnorm");
 }
 

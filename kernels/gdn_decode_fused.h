@@ -16,6 +16,7 @@
 
 #include "gdn_decode_common.h"
 #include "gdn_state_tile.h"
+#include "launch_order.h"
 
 namespace layoutcheck::kernels {
 
@@ -121,15 +122,26 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   float* state_row = args.state + b * args.state_row_stride;
 
   // The staging inputs and gates first, then the state: all in flight at once (they come back
-  // first and are computed while the state is still arriving), or the state once the staging is
-  // back (Walk::kLoadsAfterStaging, when every block has a multiprocessor to itself).
+  // first and are computed while the state is still arriving); or the state once the staging is
+  // back (StateLoads::after_staging, when every block has a multiprocessor to itself); or the
+  // state and the staging the previous kernel cannot write before waiting for it
+  // (StateLoads::before_wait, launched overlapped).
   FastStaging<Layout, kKeyDim, Walk::kColumns, Walk::kThreads, kW> staging;
-  staging.load(args, d, block, v0);
-  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
   Walk walk;
-  if constexpr (!Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
+  constexpr StateLoads kStateLoads = Walk::kStateLoads;
+  if constexpr (kStateLoads == StateLoads::before_wait) {
+    staging.load_own(args, d, block, v0);
+    walk.load(state_row, d, hv, v0);
+  }
+  await_previous_kernel();
+  if constexpr (kStateLoads == StateLoads::before_wait)
+    staging.load_inputs(args, d, block, v0);
+  else
+    staging.load(args, d, block, v0);
+  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
+  if constexpr (kStateLoads == StateLoads::with_staging) walk.load(state_row, d, hv, v0);
   staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
-  if constexpr (Walk::kLoadsAfterStaging) walk.load(state_row, d, hv, v0);
+  if constexpr (kStateLoads == StateLoads::after_staging) walk.load(state_row, d, hv, v0);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, block.h) : -1;
   const Gates gates = gate_inputs.gates();
@@ -189,6 +201,7 @@ __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnD
   const int b = block.b, hv = block.hv;
   float* state_row = args.state + b * args.state_row_stride;
 
+  await_previous_kernel();
   stage_fused_inputs<Layout>(args, d, b, block.h, hv, 0, d.V, StagedHead{q, k, value, gate});
   const Gates gates = load_gates<Layout>(args, d, b, hv);
   __syncthreads();

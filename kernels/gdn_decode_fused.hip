@@ -33,20 +33,21 @@ bool state_is_vectorisable(const GdnDecodeArgs& args) {
 }
 
 template <class Layout, class State, class Walk>
-void launch_fast(const GdnDecodeArgs& args, StateSplit split, hipStream_t stream) {
+void launch_fast(const GdnDecodeArgs& args, StateSplit split, hipStream_t stream,
+                 LaunchOrder launch) {
   static_assert(
       kFastValueDim / Walk::kColumns <= kMaxTilesPerHead,
       "the workspace (fused_workspace_floats) holds kMaxTilesPerHead norm partials a head");
   const dim3 grid = head_block_grid(args, kFastValueDim / Walk::kColumns);
-  gdn_decode_fused_fast<Layout, Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>
-      <<<grid, Walk::kThreads, 0, stream>>>(args);
+  launch_kernel(launch, gdn_decode_fused_fast<Layout, Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>,
+                grid, Walk::kThreads, 0, stream, args);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_fast<") + Layout::kName + ", " + State::kName +
                        ", " + state_split_name(split) + ">")
                           .c_str());
 }
 
 template <class Layout, class State>
-void launch_generic(const GdnDecodeArgs& args, hipStream_t stream) {
+void launch_generic(const GdnDecodeArgs& args, hipStream_t stream, LaunchOrder launch) {
   const long long shared_bytes = generic_shared_bytes(args.K, args.V);
   if (shared_bytes > 48 * 1024)
     throw gpu::GpuError("gdn_decode_fused_generic: K = " + std::to_string(args.K) +
@@ -54,18 +55,19 @@ void launch_generic(const GdnDecodeArgs& args, hipStream_t stream) {
                         " need more than 48 KiB of shared memory; sizes this large need a tiled "
                         "kernel");
   const dim3 grid = head_block_grid(args, 1);
-  gdn_decode_fused_generic<Layout, State>
-      <<<grid, kGenericThreads, static_cast<unsigned>(shared_bytes), stream>>>(args);
+  launch_kernel(launch, gdn_decode_fused_generic<Layout, State>, grid, kGenericThreads,
+                static_cast<unsigned>(shared_bytes), stream, args);
   LC_GPU_CHECK_LAUNCH(
       (std::string("gdn_decode_fused_generic<") + Layout::kName + ", " + State::kName + ">")
           .c_str());
 }
 
 template <class Layout, class State>
-void launch_for(const GdnDecodeArgs& args, StateSplit split, bool fast, hipStream_t stream) {
-  if (!fast) return launch_generic<Layout, State>(args, stream);
+void launch_for(const GdnDecodeArgs& args, StateSplit split, bool fast, hipStream_t stream,
+                LaunchOrder launch) {
+  if (!fast) return launch_generic<Layout, State>(args, stream, launch);
   visit_state_walk<State>(split, [&](auto walk) {
-    launch_fast<Layout, State, typename decltype(walk)::type>(args, split, stream);
+    launch_fast<Layout, State, typename decltype(walk)::type>(args, split, stream, launch);
   });
 }
 
@@ -118,6 +120,8 @@ const char* state_split_name(StateSplit split) {
       return "streamed";
     case StateSplit::whole_deferred:
       return "whole-deferred";
+    case StateSplit::whole_early:
+      return "whole-early";
   }
   return "?";
 }
@@ -125,7 +129,8 @@ const char* state_split_name(StateSplit split) {
 const std::vector<StateSplit>& all_state_splits() {
   static const std::vector<StateSplit> splits = {StateSplit::whole, StateSplit::halves,
                                                  StateSplit::quarters, StateSplit::streamed,
-                                                 StateSplit::whole_deferred};
+                                                 StateSplit::whole_deferred,
+                                                 StateSplit::whole_early};
   return splits;
 }
 
@@ -137,8 +142,16 @@ const std::vector<StateSplit>& all_state_splits() {
 // the norms whole wins there too (17.7 against 18.3 µs). When every head's block has a
 // multiprocessor to itself, the state loads wait for the staging (run 32: 5.71 against 6.17 µs
 // at batch 1; at batch 8 it would cost 18.2 against 16.5).
-StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors) {
-  return args.batch * args.HV <= multiprocessors ? StateSplit::whole_deferred : StateSplit::whole;
+// Launched overlapped, a head's state streams in during the previous kernel's tail when its block
+// starts early (whole_early: 4.55 against 5.67 µs for whole-deferred at batch 1, run 43); with
+// more heads than multiprocessors most blocks start only as others leave, and the serial choice
+// stands.
+StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors,
+                              LaunchOrder launch) {
+  const bool one_wave = args.batch * args.HV <= multiprocessors;
+  if (one_wave) return launch == LaunchOrder::overlapped ? StateSplit::whole_early
+                                                         : StateSplit::whole_deferred;
+  return StateSplit::whole;
 }
 
 // The baseline's recurrent kernel has no norm to combine.
@@ -153,19 +166,19 @@ bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order) {
 }
 
 void launch_gdn_decode_fused(QkvzLayout layout, StateOrder order, const GdnDecodeArgs& args,
-                             StateSplit split, hipStream_t stream) {
+                             StateSplit split, hipStream_t stream, LaunchOrder launch) {
   require_valid(args);
   const bool fast = fused_fast_path(args, order);
   if (layout == QkvzLayout::flat) {
     if (order == StateOrder::hkv)
-      launch_for<FlatLayout, StateHkv>(args, split, fast, stream);
+      launch_for<FlatLayout, StateHkv>(args, split, fast, stream, launch);
     else
-      launch_for<FlatLayout, StateHvk>(args, split, fast, stream);
+      launch_for<FlatLayout, StateHvk>(args, split, fast, stream, launch);
   } else {
     if (order == StateOrder::hkv)
-      launch_for<InterleavedLayout, StateHkv>(args, split, fast, stream);
+      launch_for<InterleavedLayout, StateHkv>(args, split, fast, stream, launch);
     else
-      launch_for<InterleavedLayout, StateHvk>(args, split, fast, stream);
+      launch_for<InterleavedLayout, StateHvk>(args, split, fast, stream, launch);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gdn_abi.h"
+#include "launch_order.h"
 #include "layoutcheck/gdn/standard_layouts.h"  // StateOrder
 #include "layoutcheck/platform/gpu_runtime.h"
 
@@ -32,25 +33,33 @@ long long gdn_workspace_floats(long long batch, long long H, long long HV, long 
 //     flight while the current one is updated;
 //   whole_deferred: as whole, but the block issues its state loads only once its staged inputs
 //     (conv state, weights, activations) are back, so that their scattered loads are not served
-//     behind every block's state stream (kernels/PERF_NOTES.md v15).
-enum class StateSplit { whole, halves, quarters, streamed, whole_deferred };
-// "whole", "halves", "quarters", "streamed", "whole-deferred"
+//     behind every block's state stream (kernels/PERF_NOTES.md v15);
+//   whole_early: as whole, but the block issues its state loads (and its conv state and weights)
+//     before it waits for the previous kernel: launched overlapped, the state streams in while
+//     that kernel finishes (launch_order.h).
+enum class StateSplit { whole, halves, quarters, streamed, whole_deferred, whole_early };
+// "whole", "halves", "quarters", "streamed", "whole-deferred", "whole-early"
 const char* state_split_name(StateSplit split);
 const std::vector<StateSplit>& all_state_splits();
 
 // The split for the fused kernel and for the baseline's recurrent kernel, from measurements
 // (results/gpu-check.md); only the generic kernel runs off the fast path, whatever the split.
-StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors);
+StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors, LaunchOrder launch);
 StateSplit choose_recurrent_split(const GdnDecodeArgs& args, int multiprocessors);
 
 // True when the compile-time fast path (K = V = 128, W = 4, 16-byte state access) applies to these
 // arguments; otherwise the generic kernel runs.
 bool fused_fast_path(const GdnDecodeArgs& args, StateOrder order);
 
+// Every launcher below takes a LaunchOrder (launch_order.h). Overlapped, a kernel reads its state,
+// conv state and weights before the previous kernel on the stream has finished.
+// @pre overlapped only when the previous kernel writes none of those.
+
 // One fused decode step.
 // @pre args valid (sizes positive, HV % H == 0, W >= 2, workspace as above).
 void launch_gdn_decode_fused(QkvzLayout layout, StateOrder order, const GdnDecodeArgs& args,
-                             StateSplit split, hipStream_t stream);
+                             StateSplit split, hipStream_t stream,
+                             LaunchOrder launch = LaunchOrder::serial);
 
 // ---- baseline: the production path on the flat layout, four kernels ----
 // Intermediates as a production framework keeps them: conv output fp32 (the state depends on
@@ -62,14 +71,15 @@ struct BaselineBuffers {
   unsigned short* o = nullptr;  // [batch][HV][V] bf16
 };
 void launch_gdn_baseline_conv(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                              hipStream_t stream);
+                              hipStream_t stream, LaunchOrder launch = LaunchOrder::serial);
 void launch_gdn_baseline_gating(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                                hipStream_t stream);
+                                hipStream_t stream, LaunchOrder launch = LaunchOrder::serial);
 void launch_gdn_baseline_recurrent(StateOrder order, const GdnDecodeArgs& args,
                                    const BaselineBuffers& buffers, StateSplit split,
-                                   hipStream_t stream);
+                                   hipStream_t stream, LaunchOrder launch = LaunchOrder::serial);
 void launch_gdn_baseline_gated_rmsnorm(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
-                                       hipStream_t stream);
+                                       hipStream_t stream,
+                                       LaunchOrder launch = LaunchOrder::serial);
 
 // ---- hand-written adapters: Qwen3.5 flat rows -> Qwen3-Next interleaved rows ----
 // qkvz: per key head four contiguous runs (q, k, the group's v, the group's z), copied 16 bytes at
@@ -78,10 +88,12 @@ void launch_adapt_qkvz_flat_to_interleaved(const unsigned short* flat, long long
                                            unsigned short* interleaved,
                                            long long interleaved_row_stride, long long batch,
                                            long long H, long long HV, long long K, long long V,
-                                           hipStream_t stream);
+                                           hipStream_t stream,
+                                           LaunchOrder launch = LaunchOrder::serial);
 void launch_adapt_ba_flat_to_interleaved(const unsigned short* flat, long long flat_row_stride,
                                          unsigned short* interleaved,
                                          long long interleaved_row_stride, long long batch,
-                                         long long H, long long HV, hipStream_t stream);
+                                         long long H, long long HV, hipStream_t stream,
+                                         LaunchOrder launch = LaunchOrder::serial);
 
 }  // namespace layoutcheck::kernels

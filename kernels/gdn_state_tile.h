@@ -8,13 +8,21 @@
 //   key innermost ([HV,V,K]): a thread owns 4 consecutive keys in kLoadsPerThread rows (columns);
 //     row sums over k are a butterfly inside a group of K/4 lanes (never wider than a wave).
 // StateTile and StreamedState are the two state walks a fast-path kernel is instantiated with;
-// both offer kThreads, kMinBlocks, kColumns (of the head per block), kLoadsAfterStaging (when the
-// kernel issues load()), load() and step(). LoadsAfterStaging<Walk> defers a walk's loads.
+// both offer kThreads, kMinBlocks, kColumns (of the head per block), kStateLoads (when the kernel
+// issues load()), load() and step(). LoadsAfterStaging<Walk> defers a walk's loads,
+// LoadsBeforeWait<Walk> brings them before the wait for the previous kernel.
 #pragma once
 
 #include "gdn_decode_common.h"
 
 namespace layoutcheck::kernels {
+
+// When a kernel issues its walk's state loads.
+enum class StateLoads {
+  with_staging,   // right after the staged inputs' loads: all in flight at once
+  after_staging,  // once the staged inputs are back
+  before_wait,    // first, before await_previous_kernel() (launch_order.h)
+};
 
 // Blocks per multiprocessor to plan registers for (__launch_bounds__): the state floats a thread
 // holds plus about 48 registers of addressing, staging and reductions, over NVIDIA's 64K-register
@@ -42,7 +50,7 @@ struct StateTile {
   // Shared floats project() needs (value-innermost layout only).
   static constexpr int kReductionFloats = kValueInnermost ? kWaves * 2 * kTile : 1;
   static constexpr int kColumns = kTile;  // of the head, per block: grid.x = V / kColumns
-  static constexpr bool kLoadsAfterStaging = false;  // load() goes out with the staging loads
+  static constexpr StateLoads kStateLoads = StateLoads::with_staging;
 
   float4 s[kLoadsPerThread];
   float u_row[kLoadsPerThread];  // key-innermost layout: u of each owned column
@@ -188,7 +196,7 @@ struct StreamedState {
   static constexpr int kThreads = Chunk::kThreads;
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 2 * 4 * 4);  // two chunks held
   static constexpr int kColumns = kValueDim;  // the whole head: grid.x = 1
-  static constexpr bool kLoadsAfterStaging = false;
+  static constexpr StateLoads kStateLoads = StateLoads::with_staging;
   static_assert(kValueDim % kChunk == 0 && kChunks >= 2, "at least two whole chunks");
 
   Chunk chunk[2];
@@ -228,7 +236,15 @@ struct StreamedState {
 // the state arrives.
 template <class Walk>
 struct LoadsAfterStaging : Walk {
-  static constexpr bool kLoadsAfterStaging = true;
+  static constexpr StateLoads kStateLoads = StateLoads::after_staging;
+};
+
+// Walk with its load() issued first, with the block's other loads the previous kernel cannot
+// write, before the kernel waits for that kernel: launched overlapped, the state streams in while
+// the previous kernel finishes.
+template <class Walk>
+struct LoadsBeforeWait : Walk {
+  static constexpr StateLoads kStateLoads = StateLoads::before_wait;
 };
 
 }  // namespace layoutcheck::kernels

@@ -11,7 +11,7 @@ namespace layoutcheck::kernels {
 // Columns per streamed chunk: 16 KB of state, 4 loads a thread.
 inline constexpr int kStreamChunk = 32;
 
-// The whole head in one block: the walk of whole and, deferred, of whole_deferred.
+// The whole head in one block: the walk of whole, whole_deferred and whole_early.
 template <class State>
 using WholeHead = StateTile<State, kFastKeyDim, kFastValueDim, 16>;
 
@@ -36,6 +36,8 @@ void visit_state_walk(StateSplit split, Visitor&& visit) {
       return visit(WalkTag<StreamedState<State, kFastKeyDim, kFastValueDim, kStreamChunk>>{});
     case StateSplit::whole_deferred:
       return visit(WalkTag<LoadsAfterStaging<WholeHead<State>>>{});
+    case StateSplit::whole_early:
+      return visit(WalkTag<LoadsBeforeWait<WholeHead<State>>>{});
   }
 }
 

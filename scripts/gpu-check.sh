@@ -3,7 +3,8 @@
 # configure and build with the CUDA backend, run the GPU tests (every path against the fp64
 # reference, GPU probes, adapters, ported kernels and mutants), compute-sanitizer memcheck,
 # racecheck and synccheck on a reduced set of tests, a graph-captured timing of every path
-# (48 layers) and the CLI on the shipped ports. Logs are packed into
+# (48 layers; serial launches, then overlapped, kernels/launch_order.h) and the CLI on the shipped
+# ports. Logs are packed into
 # $OUT/gpu-check-logs.tar.gz; a short table is printed last.
 #   bash scripts/gpu-check.sh
 #   GPU_CHECK_STEPS="build timing" bash scripts/gpu-check.sh   (steps: build tests timing
@@ -64,6 +65,8 @@ fi
 if wants timing; then
   step timing 150 "$build/kernels/layoutcheck_gpu_timing" --batches 1,64,256 --layers 48 \
     --replays 20 --split-sweep
+  step timing_overlapped 150 "$build/kernels/layoutcheck_gpu_timing" --batches 1,8,64,256 \
+    --layers 48 --replays 20 --split-sweep --overlapped
 fi
 
 if wants sanitize; then
@@ -106,3 +109,5 @@ done
 echo
 cat "$summary"
 [[ -f $logs/timing.log ]] && sed -n '/^device/,/^device-to/p;/^launch floor/p;/^GDN decode/,$p' "$logs/timing.log"
+[[ -f $logs/timing_overlapped.log ]] &&
+  sed -n '/^launch floor/p;/^GDN decode/,$p' "$logs/timing_overlapped.log" | grep -vE " \| (halves|quarters) \|"

@@ -6,13 +6,15 @@
 #   e.g. 'chunk16|kernels/gdn_decode_fused.hip|s/kStreamChunk = 32/kStreamChunk = 16/'
 # A variant that spans files is a patch instead: 'NAME|FILE.patch|' (applied with patch -p1 to
 # the copy; `git diff -R > old.patch` times the last commit beside the working tree).
-# Environment: TUNE_BATCHES (default 1,64,256); logs under $OUT/tune-<name>.log.
+# Environment: TUNE_BATCHES (default 1,64,256), TUNE_ARGS (more options for the timing tool, e.g.
+# --overlapped); logs under $OUT/tune-<name>.log.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$root/out-gpu-tune}
 mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 batches=${TUNE_BATCHES:-1,64,256}
+read -r -a extra_args <<<"${TUNE_ARGS:-}"
 
 time_variant() {  # NAME SOURCE-TREE
   local name=$1 tree=$2 build=/tmp/tune-build-$1
@@ -21,7 +23,7 @@ time_variant() {  # NAME SOURCE-TREE
       -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF -DLAYOUTCHECK_BUILD_TESTS=OFF -DLAYOUTCHECK_PTXAS_VERBOSE=ON \
       && cmake --build "$build" -j16 --target layoutcheck_gpu_timing \
       && "$build/kernels/layoutcheck_gpu_timing" --batches "$batches" --layers 48 --replays 20 \
-        --split-sweep
+        --split-sweep "${extra_args[@]}"
   } >"$OUT/tune-$name.log" 2>&1 || { echo "$name: FAILED (see tune-$name.log)"; tail -5 "$OUT/tune-$name.log"; return; }
   grep -E '^\| (native|baseline) \|' "$OUT/tune-$name.log" | sed "s/^/$name /"
 }

@@ -11,7 +11,12 @@
 // graph of one-thread kernels, one per layer, gives the launch floor a per-layer figure cannot
 // beat.
 //
+// --overlapped launches every kernel overlapped (kernels/launch_order.h) in the layer graphs
+// and the launch floor. --shared-activations has every layer read layer 0's qkvz and ba (hot in
+// L2, as a model's projection output is) instead of its own.
+//
 //   layoutcheck_gpu_timing [--batches 1,64,256] [--layers 48] [--replays 30] [--split-sweep]
+//                          [--overlapped]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +46,8 @@ struct Options {
   int layers = 48;
   int replays = 30;
   bool split_sweep = false;
+  kernels::LaunchOrder launch = kernels::LaunchOrder::serial;
+  bool shared_activations = false;
 };
 
 struct Row {
@@ -130,7 +137,7 @@ std::vector<double> time_graph(const Stream& stream, const Graph& graph, int rep
 }
 
 Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDeviceLayer>>& layers,
-              const GdnShape& shape, std::int64_t batch, int replays) {
+              const GdnShape& shape, std::int64_t batch, int replays, bool shared_activations) {
   auto workspace = launcher.make_workspace(shape, batch);
   LC_GPU_CHECK(hipDeviceSynchronize());  // uploads and counter memsets are done
   Stream stream(Stream::Kind::non_blocking);
@@ -140,7 +147,8 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
   row.split = kernels::state_split_name(launcher.split_for(shape, batch));
   {
     Graph graph(stream, [&](hipStream_t s) {
-      for (auto& layer : layers) launcher.enqueue(*layer, *workspace, s);
+      for (auto& layer : layers)
+        launcher.enqueue(*layer, *workspace, s, shared_activations ? layers.front().get() : nullptr);
     });
     const std::vector<double> times = time_graph(stream, graph, replays);
     const double per_layer = 1.0 / static_cast<double>(layers.size());
@@ -166,7 +174,8 @@ int run(const Options& options) {
   if (options.split_sweep)
     std::printf(
         "launch floor: %.2f us per graph node (one-thread kernels, one per layer)\n",
-        measure_launch_floor(Stream(Stream::Kind::non_blocking), options.layers, 3, options.replays)
+        measure_launch_floor(Stream(Stream::Kind::non_blocking), options.layers, 3, options.replays,
+                             options.launch)
             .node.median);
   std::vector<Row> rows;
   for (std::int64_t batch : options.batches) {
@@ -175,16 +184,19 @@ int run(const Options& options) {
     for (int i = 0; i < options.layers; ++i)
       layers.push_back(std::make_unique<GdnDeviceLayer>(inputs));
     std::vector<GdnPathLauncher> launchers;
-    for (GdnPath path : all_gdn_paths()) launchers.emplace_back(path);
+    GdnPathOptions chosen;
+    chosen.launch = options.launch;
+    for (GdnPath path : all_gdn_paths()) launchers.emplace_back(path, chosen);
     if (options.split_sweep)
       for (kernels::StateSplit split : kernels::all_state_splits()) {
-        GdnPathOptions fixed;
+        GdnPathOptions fixed = chosen;
         fixed.split = split;
         launchers.emplace_back(GdnPath::native, fixed);
         launchers.emplace_back(GdnPath::baseline, fixed);
       }
     for (const GdnPathLauncher& launcher : launchers) {
-      Row row = time_path(launcher, layers, shape, batch, options.replays);
+      Row row = time_path(launcher, layers, shape, batch, options.replays,
+                          options.shared_activations);
       row.floor_us = minimum_bytes(shape, batch) / bandwidth * 1e6;
       std::fprintf(stderr, "timed %s batch %lld split %s: %.2f us/layer\n", row.path.c_str(),
                    static_cast<long long>(batch), row.split.c_str(), row.median_us);
@@ -193,9 +205,10 @@ int run(const Options& options) {
   }
 
   std::printf(
-      "\nGDN decode, 16/48/128/128, fp32 state [HV,K,V], %d layers per graph, per layer "
-      "(median of %d replays; p10-p90; hot = one layer replayed)\n\n",
-      options.layers, options.replays);
+      "\nGDN decode, 16/48/128/128, fp32 state [HV,K,V], %d layers per graph, %s launches, per "
+      "layer (median of %d replays; p10-p90; hot = one layer replayed)\n\n",
+      options.layers, options.launch == kernels::LaunchOrder::overlapped ? "overlapped" : "serial",
+      options.replays);
   std::printf("| path | batch | split | µs/layer | p10-p90 | hot µs | floor µs | of copy BW |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const Row& row : rows)
@@ -225,6 +238,10 @@ int main(int argc, char** argv) {
         options.replays = std::stoi(value());
       else if (arg == "--split-sweep")
         options.split_sweep = true;
+      else if (arg == "--overlapped")
+        options.launch = kernels::LaunchOrder::overlapped;
+      else if (arg == "--shared-activations")
+        options.shared_activations = true;
       else
         throw std::invalid_argument("unknown option " + arg);
     } catch (const std::exception& error) {

@@ -39,6 +39,9 @@ DeviceProbe probe_device() {
     info.global_memory_bytes = static_cast<std::int64_t>(properties.totalGlobalMem);
     info.l2_bytes = properties.l2CacheSize;
     info.shared_memory_per_block = static_cast<std::int64_t>(properties.sharedMemPerBlock);
+#if defined(LC_GPU_VENDOR_NVIDIA)
+    info.overlapped_launches = properties.major >= 9;
+#endif
     probe.info = info;
   } catch (const GpuError& error) {
     probe.unavailable_reason = std::string("no usable GPU: ") + error.what();

@@ -64,7 +64,7 @@ kernels::StateSplit GdnPathLauncher::split_for(const GdnShape& shape, std::int64
   args.V = shape.V;
   const int multiprocessors = current_device().multiprocessors;
   return path_ == GdnPath::baseline ? kernels::choose_recurrent_split(args, multiprocessors)
-                                    : kernels::choose_fused_split(args, multiprocessors);
+                                    : kernels::choose_fused_split(args, multiprocessors, options_.launch);
 }
 
 std::unique_ptr<GdnPathWorkspace> GdnPathLauncher::make_workspace(const GdnShape& shape,
@@ -92,19 +92,28 @@ std::unique_ptr<GdnPathWorkspace> GdnPathLauncher::make_workspace(const GdnShape
 }
 
 void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace,
-                              hipStream_t stream) const {
+                              hipStream_t stream, GdnDeviceLayer* activations) const {
   const GdnShape& shape = layer.shape();
   if (workspace.batch != layer.batch() || workspace.shape.H != shape.H ||
       workspace.shape.HV != shape.HV || workspace.shape.K != shape.K ||
       workspace.shape.V != shape.V)
     throw std::invalid_argument("GDN path: workspace made for another shape or batch");
   GdnDecodeArgs args = layer.args();
+  if (activations != nullptr) {
+    if (activations->batch() != layer.batch() || activations->qkvz.size() != layer.qkvz.size() ||
+        activations->ba.size() != layer.ba.size())
+      throw std::invalid_argument("GDN path: activations of another shape or batch");
+    const GdnDecodeArgs shared = activations->args();
+    args.qkvz = shared.qkvz;
+    args.ba = shared.ba;
+  }
   args.sync_counters = workspace.sync_counters.data();
   args.sync_counter_count = static_cast<long long>(workspace.sync_counters.size());
   args.workspace = workspace.floats.data();
   args.workspace_floats = static_cast<long long>(workspace.floats.size());
   const kernels::StateSplit split = split_for(shape, layer.batch());
   const StateOrder order = options_.state_order;
+  const kernels::LaunchOrder launch = options_.launch;
 
   switch (path_) {
     case GdnPath::baseline: {
@@ -113,33 +122,34 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
       buffers.g = workspace.g.data();
       buffers.beta = workspace.beta.data();
       buffers.o = workspace.core_out.data();
-      kernels::launch_gdn_baseline_conv(args, buffers, stream);
-      kernels::launch_gdn_baseline_gating(args, buffers, stream);
-      kernels::launch_gdn_baseline_recurrent(order, args, buffers, split, stream);
-      kernels::launch_gdn_baseline_gated_rmsnorm(args, buffers, stream);
+      kernels::launch_gdn_baseline_conv(args, buffers, stream, launch);
+      kernels::launch_gdn_baseline_gating(args, buffers, stream, launch);
+      kernels::launch_gdn_baseline_recurrent(order, args, buffers, split, stream, launch);
+      kernels::launch_gdn_baseline_gated_rmsnorm(args, buffers, stream, launch);
       return;
     }
     case GdnPath::adapter_upstream: {
       kernels::launch_adapt_qkvz_flat_to_interleaved(
           args.qkvz, args.qkvz_row_stride, workspace.interleaved_qkvz.data(), shape.qkvz_elements(),
-          args.batch, shape.H, shape.HV, shape.K, shape.V, stream);
+          args.batch, shape.H, shape.HV, shape.K, shape.V, stream, launch);
       kernels::launch_adapt_ba_flat_to_interleaved(
           args.ba, args.ba_row_stride, workspace.interleaved_ba.data(), shape.ba_elements(),
-          args.batch, shape.H, shape.HV, stream);
+          args.batch, shape.H, shape.HV, stream, launch);
       args.qkvz = workspace.interleaved_qkvz.data();
       args.qkvz_row_stride = shape.qkvz_elements();
       args.ba = workspace.interleaved_ba.data();
       args.ba_row_stride = shape.ba_elements();
       kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split,
-                                       stream);
+                                       stream, launch);
       return;
     }
     case GdnPath::native:
-      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::flat, order, args, split, stream);
+      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::flat, order, args, split, stream,
+                                       launch);
       return;
     case GdnPath::upstream_direct:
       kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split,
-                                       stream);
+                                       stream, launch);
       return;
   }
 }
