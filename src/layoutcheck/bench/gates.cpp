@@ -80,6 +80,13 @@ Validity evaluate_gates(const GateRecord& gates, const GateThresholds& threshold
     reasons.push_back("determinism gate did not run");
   }
 
+  if (gates.overlapped_launches) {
+    if (!gates.overlapped_launches->equal())
+      reasons.push_back(bitwise_reason("overlapped launches", *gates.overlapped_launches));
+  } else if (thresholds.require_overlapped_launches) {
+    reasons.push_back("overlapped-launch gate did not run");
+  }
+
   validity.valid = reasons.empty();
   return validity;
 }

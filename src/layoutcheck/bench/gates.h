@@ -1,7 +1,8 @@
 // The gates a path passes before it is timed (design §8): a reference check against the fp64
 // reference at every benched batch, a multi-step gate (consecutive decode steps, errors at
 // checkpoints, bitwise checks where the maths is pure data movement), determinism across repeated
-// runs, and, where probes ran, the read map. The harness records the numbers; judging them is a
+// runs, where probes ran the read map, and where the graphs launch overlapped the same outputs as
+// serial launches. The harness records the numbers; judging them is a
 // pure function here, so the verdict can be tested without a GPU and recomputed from a report.
 #pragma once
 
@@ -22,6 +23,7 @@ struct GateThresholds {
   double multi_step_state_rel_l2 = 1e-5;
   bool require_multi_step = true;
   bool require_determinism = true;
+  bool require_overlapped_launches = false;  // set when the graphs launch overlapped
 };
 
 // Elements compared bit for bit (a conv state, a Z pass-through, an adapter's output).
@@ -70,6 +72,9 @@ struct GateRecord {
   std::optional<MultiStepGate> multi_step;
   std::optional<DeterminismGate> determinism;
   std::optional<ProbeGate> probe;
+  // With overlapped launches: every output of a graph of several layers launched overlapped,
+  // compared with the same graph launched serially.
+  std::optional<BitwiseCheck> overlapped_launches;
   std::vector<std::string> failures;  // a launch or compile error that stopped a gate
 };
 

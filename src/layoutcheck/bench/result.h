@@ -36,6 +36,10 @@ struct TimingMethod {
   int warmup_replays = 0;
   int replays = 0;      // timed graph replays per path and batch
   int hot_replays = 0;  // timed replays of the hot graph (see BatchTiming::hot_us)
+  // Every kernel of every path launched overlapped in the layer graphs and the launch floor: it
+  // may start while the previous one finishes (kernels/launch_order.h). The hot graph launches
+  // serially either way: its launches share one layer's state.
+  bool overlapped_launches = false;
 };
 
 struct BatchTiming {

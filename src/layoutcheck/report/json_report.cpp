@@ -71,6 +71,8 @@ Json gates_json(const GateRecord& gates) {
     record.set("determinism", Json::object()
                                   .set("runs", gates.determinism->runs)
                                   .set("outputs", bitwise_json(gates.determinism->outputs)));
+  if (gates.overlapped_launches)
+    record.set("overlapped_launches", bitwise_json(*gates.overlapped_launches));
   if (gates.probe)
     record.set("probe", Json::object()
                             .set("source", gates.probe->source)
@@ -262,6 +264,8 @@ GateRecord gates_from(const Member& value) {
   if (const std::optional<Member> determinism = value.find("determinism"))
     gates.determinism =
         DeterminismGate{(*determinism)["runs"].small_integer(), bitwise((*determinism)["outputs"])};
+  if (const std::optional<Member> overlapped = value.find("overlapped_launches"))
+    gates.overlapped_launches = bitwise(*overlapped);
   if (const std::optional<Member> probe = value.find("probe"))
     gates.probe = ProbeGate{(*probe)["source"].text(), (*probe)["elements"].integer(),
                             (*probe)["misread"].integer()};
@@ -312,6 +316,13 @@ BenchReport report_from(const Member& document) {
   const Member method = document["method"];
   report.method = {method["warmup_replays"].small_integer(), method["replays"].small_integer(),
                    method["hot_replays"].small_integer()};
+  // Absent from reports recorded before launches could overlap: those launched serially.
+  if (const std::optional<Member> launch = method.find("launch")) {
+    const std::string order = launch->text();
+    if (order != "serial" && order != "overlapped")
+      launch->fail("is not \"serial\" or \"overlapped\"");
+    report.method.overlapped_launches = order == "overlapped";
+  }
   const Member copy = document["copy_bandwidth"];
   report.copy_bandwidth.bytes_per_copy = copy["bytes_per_copy"].integer();
   if (report.copy_bandwidth.bytes_per_copy <= 0)
@@ -334,6 +345,8 @@ BenchReport report_from(const Member& document) {
                        bounds["multi_step_state_rel_l2"].number(),
                        bounds["require_multi_step"].boolean(),
                        bounds["require_determinism"].boolean()};
+  if (const std::optional<Member> overlapped = bounds.find("require_overlapped_launches"))
+    report.thresholds.require_overlapped_launches = overlapped->boolean();
   report.baseline = document["baseline"].text();
   for (const Member& pair : document["comparisons"].items())
     report.comparisons.emplace_back(pair["candidate"].text(), pair["reference"].text());
@@ -367,6 +380,23 @@ Json bench_report_to_json(const BenchReport& report) {
   Json paths = Json::array();
   for (const PathResult& path : report.paths) paths.push(path_json(report, path));
   const GateThresholds& bounds = report.thresholds;
+  // Launch order and its gate are written only when overlapped: a serial report reads as one
+  // recorded before launches could overlap.
+  Json method = Json::object()
+                    .set("warmup_replays", report.method.warmup_replays)
+                    .set("replays", report.method.replays)
+                    .set("hot_replays", report.method.hot_replays);
+  Json thresholds = Json::object()
+                        .set("output_rel_l2", bounds.output_rel_l2)
+                        .set("state_rel_l2", bounds.state_rel_l2)
+                        .set("multi_step_output_rel_l2", bounds.multi_step_output_rel_l2)
+                        .set("multi_step_state_rel_l2", bounds.multi_step_state_rel_l2)
+                        .set("require_multi_step", bounds.require_multi_step)
+                        .set("require_determinism", bounds.require_determinism);
+  if (report.method.overlapped_launches) {
+    method.set("launch", "overlapped");
+    thresholds.set("require_overlapped_launches", bounds.require_overlapped_launches);
+  }
   Json document = Json::object();
   document.set("schema", kBenchReportSchema)
       .set("case", report.case_name)
@@ -377,10 +407,7 @@ Json bench_report_to_json(const BenchReport& report) {
       .set("state_dtype", report.state_dtype)
       .set("layers", report.layers)
       .set("batches", batches)
-      .set("method", Json::object()
-                         .set("warmup_replays", report.method.warmup_replays)
-                         .set("replays", report.method.replays)
-                         .set("hot_replays", report.method.hot_replays))
+      .set("method", method)
       .set("copy_bandwidth",
            Json::object()
                .set("bytes_per_copy", report.copy_bandwidth.bytes_per_copy)
@@ -394,13 +421,7 @@ Json bench_report_to_json(const BenchReport& report) {
                                                                   report.launch_floor->node_us)));
   return document.set("minimum_traffic", bytes_json(report.minimum_traffic))
       .set("minimum_floor", floors)
-      .set("thresholds", Json::object()
-                             .set("output_rel_l2", bounds.output_rel_l2)
-                             .set("state_rel_l2", bounds.state_rel_l2)
-                             .set("multi_step_output_rel_l2", bounds.multi_step_output_rel_l2)
-                             .set("multi_step_state_rel_l2", bounds.multi_step_state_rel_l2)
-                             .set("require_multi_step", bounds.require_multi_step)
-                             .set("require_determinism", bounds.require_determinism))
+      .set("thresholds", thresholds)
       .set("baseline", report.baseline)
       .set("comparisons", comparisons)
       .set("paths", paths)

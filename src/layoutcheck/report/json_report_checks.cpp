@@ -47,6 +47,12 @@ void check_problem(const BenchReport& report) {
       reject_report_member(indexed("batches", i),
                            std::to_string(report.batches[i]) + " is listed twice");
   }
+  if (report.thresholds.require_overlapped_launches != report.method.overlapped_launches)
+    reject_report_member("thresholds.require_overlapped_launches",
+                         std::string("must be ") +
+                             (report.method.overlapped_launches ? "true" : "false") +
+                             " when the graphs launch " +
+                             (report.method.overlapped_launches ? "overlapped" : "serially"));
   if (report.sizes.empty()) reject_report_member("sizes", "no problem size recorded");
   for (const auto& [name, value] : report.sizes) require_positive("sizes." + name, value);
   if (report.case_name == kGdnCase)
