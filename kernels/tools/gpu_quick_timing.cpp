@@ -12,8 +12,7 @@
 // beat.
 //
 // --overlapped launches every kernel overlapped (kernels/launch_order.h) in the layer graphs
-// and the launch floor. --shared-activations has every layer read layer 0's qkvz and ba (hot in
-// L2, as a model's projection output is) instead of its own.
+// and the launch floor (the hot graph, whose launches share one layer's state, stays serial).
 //
 //   layoutcheck_gpu_timing [--batches 1,64,256] [--layers 48] [--replays 30] [--split-sweep]
 //                          [--overlapped]
@@ -47,7 +46,6 @@ struct Options {
   int replays = 30;
   bool split_sweep = false;
   kernels::LaunchOrder launch = kernels::LaunchOrder::serial;
-  bool shared_activations = false;
 };
 
 struct Row {
@@ -137,7 +135,7 @@ std::vector<double> time_graph(const Stream& stream, const Graph& graph, int rep
 }
 
 Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDeviceLayer>>& layers,
-              const GdnShape& shape, std::int64_t batch, int replays, bool shared_activations) {
+              const GdnShape& shape, std::int64_t batch, int replays) {
   auto workspace = launcher.make_workspace(shape, batch);
   LC_GPU_CHECK(hipDeviceSynchronize());  // uploads and counter memsets are done
   Stream stream(Stream::Kind::non_blocking);
@@ -147,8 +145,7 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
   row.split = kernels::state_split_name(launcher.split_for(shape, batch));
   {
     Graph graph(stream, [&](hipStream_t s) {
-      for (auto& layer : layers)
-        launcher.enqueue(*layer, *workspace, s, shared_activations ? layers.front().get() : nullptr);
+      for (auto& layer : layers) launcher.enqueue(*layer, *workspace, s);
     });
     const std::vector<double> times = time_graph(stream, graph, replays);
     const double per_layer = 1.0 / static_cast<double>(layers.size());
@@ -157,7 +154,9 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
     row.p90_us = percentile(times, 0.9) * per_layer;
   }
   {
-    Graph hot(stream, [&](hipStream_t s) { launcher.enqueue(*layers.front(), *workspace, s); });
+    Graph hot(stream, [&](hipStream_t s) {
+      launcher.enqueue(*layers.front(), *workspace, s, kernels::LaunchOrder::serial);
+    });
     row.hot_us = percentile(time_graph(stream, hot, replays), 0.5);
   }
   return row;
@@ -195,8 +194,7 @@ int run(const Options& options) {
         launchers.emplace_back(GdnPath::baseline, fixed);
       }
     for (const GdnPathLauncher& launcher : launchers) {
-      Row row = time_path(launcher, layers, shape, batch, options.replays,
-                          options.shared_activations);
+      Row row = time_path(launcher, layers, shape, batch, options.replays);
       row.floor_us = minimum_bytes(shape, batch) / bandwidth * 1e6;
       std::fprintf(stderr, "timed %s batch %lld split %s: %.2f us/layer\n", row.path.c_str(),
                    static_cast<long long>(batch), row.split.c_str(), row.median_us);
@@ -240,8 +238,6 @@ int main(int argc, char** argv) {
         options.split_sweep = true;
       else if (arg == "--overlapped")
         options.launch = kernels::LaunchOrder::overlapped;
-      else if (arg == "--shared-activations")
-        options.shared_activations = true;
       else
         throw std::invalid_argument("unknown option " + arg);
     } catch (const std::exception& error) {

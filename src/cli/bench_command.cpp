@@ -40,6 +40,7 @@ struct BenchCommandOptions {
   std::vector<std::string> assignments;
   std::string out;
   std::string from;
+  std::string launch = "serial";
   bool quiet = false;
   std::string command_line;
 };
@@ -104,6 +105,7 @@ void reject_run_options(const CLI::App& app) {
       {"--warmup", "the report's samples are re-rendered"},
       {"--set", "the report's sizes are re-rendered"},
       {"--no-probe", "the report's misread counts are re-judged as recorded"},
+      {"--launch", "the report's launch order is re-rendered as recorded"},
   };
   for (const auto& [name, why] : kRunOptions)
     if (app.count(name) > 0)
@@ -150,6 +152,7 @@ int run_bench(BenchCommandOptions& options, const CLI::App& app) {
     overrides.push_back(parse_symbol_assignment(text));
   apply_shape_overrides(options.gdn.shape, overrides);
   validate_bench_options(options.gdn);
+  options.gdn.overlapped_launches = options.launch == "overlapped";
   options.gdn.command = options.command_line;
 
 #if defined(LAYOUTCHECK_HAVE_GPU)
@@ -213,6 +216,12 @@ Command setup_bench_command(CLI::App& parent) {
   app->add_option("--warmup", options->gdn.warmup_replays, "Untimed replays before timing")
       ->check(whole_number())
       ->default_val(10);
+  app->add_option("--launch", options->launch,
+                  "How kernels launch in the layer graphs: serial (the issue's method), or "
+                  "overlapped (programmatic dependent launch for every kernel of every path, NVIDIA "
+                  "sm_90+; each may start while the previous one finishes)")
+      ->check(CLI::IsMember({"serial", "overlapped"}))
+      ->default_val("serial");
   add_set_option(app, options->assignments);
   app->add_option("--out", options->out, "Folder for report.md, report.json and chart.svg")
       ->required();

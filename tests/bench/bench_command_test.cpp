@@ -130,7 +130,7 @@ TEST(BenchCommand, RunOptionsDoNotApplyWithFrom) {
   const std::string recorded = write_recorded(testing::synthetic_gdn_report(), "from_options");
   const std::string from = "bench --from " + recorded + " --out " + scratch("fo_out").string();
   for (const char* option : {"--batch 0", "--batch 1,,2", "--set H=0", "--steps 0", "--layers 2",
-                             "--replays 5", "--warmup 1", "--no-probe"}) {
+                             "--replays 5", "--warmup 1", "--no-probe", "--launch overlapped"}) {
     SCOPED_TRACE(option);
     const CliRun run = run_cli(from + " " + option);
     EXPECT_EQ(run.exit_code, 2) << run.output;
@@ -181,6 +181,7 @@ TEST(BenchCommand, BadNumbersAreUsageErrorsBeforeTheGpu) {
       {"--steps 0", "--steps must be 1 or more"},
       {"--layers 99999999999999999999", "expected a whole number, got '99999999999999999999'"},
       {"--steps 99999999999999999999", "expected a whole number, got '99999999999999999999'"},
+      {"--launch sometimes", "--launch: sometimes not in {serial,overlapped}"},
   };
   for (const auto& [arguments, message] : cases) {
     SCOPED_TRACE(arguments);

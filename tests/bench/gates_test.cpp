@@ -101,6 +101,25 @@ TEST(Gates, MissingMultiStepAndDeterminismFailOnlyWhenRequired) {
   EXPECT_TRUE(evaluate_gates(gates, relaxed).valid);
 }
 
+TEST(Gates, OverlappedLaunchesThatChangeTheResultFail) {
+  GateRecord gates = passing_gates({1});
+  gates.overlapped_launches = BitwiseCheck{"out, state and conv state of 4 layers", 1000, 3};
+  EXPECT_THAT(evaluate_gates(gates, GateThresholds{}).reasons,
+              ElementsAre("overlapped launches: out, state and conv state of 4 layers not bitwise "
+                          "equal (3 of 1000 elements differ)"));
+  gates.overlapped_launches->mismatches = 0;
+  EXPECT_TRUE(evaluate_gates(gates, GateThresholds{}).valid);
+}
+
+TEST(Gates, AMissingOverlappedLaunchGateFailsOnlyWhenRequired) {
+  const GateRecord gates = passing_gates({1});
+  EXPECT_TRUE(evaluate_gates(gates, GateThresholds{}).valid);
+  GateThresholds overlapped;
+  overlapped.require_overlapped_launches = true;
+  EXPECT_THAT(evaluate_gates(gates, overlapped).reasons,
+              ElementsAre("overlapped-launch gate did not run"));
+}
+
 TEST(Gates, NonDeterminismFails) {
   GateRecord gates = passing_gates({1});
   gates.determinism->outputs.mismatches = 17;

@@ -107,6 +107,19 @@ inline BenchReport synthetic_gdn_report() {
   return report;
 }
 
+// The synthetic report as a run with --launch overlapped records it: every path passed the
+// overlapped-launch gate.
+inline BenchReport overlapped_gdn_report() {
+  BenchReport report = synthetic_gdn_report();
+  report.method.overlapped_launches = true;
+  report.thresholds.require_overlapped_launches = true;
+  for (PathResult& path : report.paths) {
+    path.gates.overlapped_launches = BitwiseCheck{"out, state and conv state of 4 layers", 1000, 0};
+    path.validity = evaluate_gates(path.gates, report.thresholds);
+  }
+  return report;
+}
+
 inline PathResult& path_named(BenchReport& report, const std::string& name) {
   for (PathResult& path : report.paths)
     if (path.name == name) return path;

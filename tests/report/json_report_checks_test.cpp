@@ -83,6 +83,23 @@ struct Nonsense {
   const char* error;
 };
 
+// An overlapped run must have gated every path on overlapped launches, and say so in its
+// thresholds: a VALID path without the gate is re-judged INVALID.
+TEST(JsonReportChecks, AnOverlappedRunNeedsItsGate) {
+  const Json json = bench_report_to_json(overlapped_gdn_report());
+  EXPECT_EQ(load_error(json), "");
+  EXPECT_EQ(load_error(replaced(json, {"thresholds", "require_overlapped_launches"}, false)),
+            "bench report JSON: thresholds.require_overlapped_launches: must be true when the "
+            "graphs launch overlapped");
+  Json gates = at(json, {"paths", 2, "gates"});
+  Json without = Json::object();
+  for (const auto& [key, value] : gates.members())
+    if (key != "overlapped_launches") without.set(key, value);
+  EXPECT_THAT(load_error(replaced(json, {"paths", 2, "gates"}, without)),
+              HasSubstr("paths[2].validity: native: recorded verdict VALID but its gates fail: "
+                        "overlapped-launch gate did not run"));
+}
+
 TEST(JsonReportChecks, RejectsNonsenseNamingTheMember) {
   const Json checkpoints_decreasing =
       Json::array()

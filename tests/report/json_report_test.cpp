@@ -54,6 +54,29 @@ TEST(JsonReport, LaunchFloorRoundTripsAndMayBeAbsent) {
   EXPECT_THAT(render_markdown_report(back), ::testing::Not(::testing::HasSubstr("launch floor")));
 }
 
+TEST(JsonReport, LaunchOrderAndItsGateRoundTrip) {
+  const std::string text = render_json_report(overlapped_gdn_report());
+  const Json json = Json::parse(text);
+  EXPECT_EQ(json["method"]["launch"].as_string(), "overlapped");
+  EXPECT_TRUE(json["thresholds"]["require_overlapped_launches"].as_bool());
+  EXPECT_EQ(json["paths"][2]["gates"]["overlapped_launches"]["elements"].as_int(), 1000);
+  const BenchReport back = bench_report_from_json(json);
+  EXPECT_TRUE(back.method.overlapped_launches);
+  EXPECT_EQ(render_json_report(back), text);
+
+  // Serial reports carry neither, and read as reports recorded before launches could overlap.
+  const Json serial = bench_report_to_json(synthetic_gdn_report());
+  EXPECT_EQ(serial["method"].find("launch"), nullptr);
+  EXPECT_EQ(serial["thresholds"].find("require_overlapped_launches"), nullptr);
+  EXPECT_FALSE(bench_report_from_json(serial).method.overlapped_launches);
+}
+
+TEST(JsonReport, RejectsAnUnknownLaunchOrder) {
+  const Json json = replaced(bench_report_to_json(overlapped_gdn_report()), {"method", "launch"},
+                             "sometimes");
+  EXPECT_THAT(load_error(json), HasSubstr("launch: is not \"serial\" or \"overlapped\""));
+}
+
 TEST(JsonReport, RejectsALaunchFloorWithoutSamplesOrNodes) {
   const Json json = bench_report_to_json(synthetic_gdn_report());
   const Json& samples = json["launch_floor"]["node_us"];

@@ -109,6 +109,17 @@ TEST(MarkdownReport, HeaderNamesBandwidthMethodAndCommand) {
   EXPECT_THAT(text, HasSubstr("### batch 64"));
 }
 
+TEST(MarkdownReport, HeaderAndGatesSayHowKernelsLaunch) {
+  const std::string serial = render_markdown_report(synthetic_gdn_report());
+  EXPECT_THAT(serial, HasSubstr("- launches: serial (each kernel starts once the previous one has "
+                                "finished)"));
+  EXPECT_THAT(serial, Not(HasSubstr("overlapped")));
+  const std::string overlapped = render_markdown_report(overlapped_gdn_report());
+  EXPECT_THAT(overlapped, HasSubstr("- launches: **overlapped** (programmatic dependent launch)"));
+  EXPECT_THAT(overlapped, HasSubstr("| determinism | overlapped launches | misread |"));
+  EXPECT_THAT(overlapped, HasSubstr("| bitwise identical | bitwise identical to serial |"));
+}
+
 TEST(MarkdownReport, FairnessFlagsStagesProductionDoesNotRun) {
   const std::string text = render_markdown_report(synthetic_gdn_report());
   const auto adapter_rows = lines_containing(text, "| adapter+upstream | adapter");

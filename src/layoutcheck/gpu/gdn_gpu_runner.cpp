@@ -19,7 +19,7 @@ void GdnGpuRunner::run(const GdnStepInputs& inputs) {
     workspace_ = launcher_.make_workspace(inputs.shape, inputs.batch);
   }
   layer_->poison_output();
-  launcher_.enqueue(*layer_, *workspace_, stream_.get());
+  launcher_.enqueue(*layer_, *workspace_, stream_.get(), kernels::LaunchOrder::serial);
   stream_.synchronize();
 }
 

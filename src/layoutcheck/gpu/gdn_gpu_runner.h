@@ -18,7 +18,8 @@ class GdnGpuRunner : public GdnRunner {
 
   std::string name() const override;  // "gpu:native"
   // Uploads the inputs, poisons the output, runs one step, downloads. Device buffers are kept
-  // between calls of the same size (probes call this many times).
+  // between calls of the same size (probes call this many times). Launches serially, with the
+  // splits chosen for the options' launch order.
   GdnStepOutputs step(const GdnStepInputs& inputs) override;
   void step_into(const GdnStepInputs& inputs, GdnStepOutputs& outputs) override;
   std::int64_t preferred_probe_batch(const GdnShape& shape) const override {

@@ -92,28 +92,21 @@ std::unique_ptr<GdnPathWorkspace> GdnPathLauncher::make_workspace(const GdnShape
 }
 
 void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace,
-                              hipStream_t stream, GdnDeviceLayer* activations) const {
+                              hipStream_t stream,
+                              std::optional<kernels::LaunchOrder> launch_override) const {
   const GdnShape& shape = layer.shape();
   if (workspace.batch != layer.batch() || workspace.shape.H != shape.H ||
       workspace.shape.HV != shape.HV || workspace.shape.K != shape.K ||
       workspace.shape.V != shape.V)
     throw std::invalid_argument("GDN path: workspace made for another shape or batch");
   GdnDecodeArgs args = layer.args();
-  if (activations != nullptr) {
-    if (activations->batch() != layer.batch() || activations->qkvz.size() != layer.qkvz.size() ||
-        activations->ba.size() != layer.ba.size())
-      throw std::invalid_argument("GDN path: activations of another shape or batch");
-    const GdnDecodeArgs shared = activations->args();
-    args.qkvz = shared.qkvz;
-    args.ba = shared.ba;
-  }
   args.sync_counters = workspace.sync_counters.data();
   args.sync_counter_count = static_cast<long long>(workspace.sync_counters.size());
   args.workspace = workspace.floats.data();
   args.workspace_floats = static_cast<long long>(workspace.floats.size());
   const kernels::StateSplit split = split_for(shape, layer.batch());
   const StateOrder order = options_.state_order;
-  const kernels::LaunchOrder launch = options_.launch;
+  const kernels::LaunchOrder launch = launch_override.value_or(options_.launch);
 
   switch (path_) {
     case GdnPath::baseline: {

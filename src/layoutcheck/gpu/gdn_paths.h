@@ -36,9 +36,9 @@ struct GdnPathOptions {
   // per batch and device.
   std::optional<kernels::StateSplit> split;
   // Overlapped: each kernel may start while the one before it on the stream finishes
-  // (kernels/launch_order.h). The caller keeps the contract: the kernel before a layer's first
-  // launch writes none of that layer's state, conv state or weights (true between the layers of
-  // a model, false between two steps of one layer).
+  // (kernels/launch_order.h), and the splits are chosen for it. The caller keeps the contract: the
+  // kernel before a layer's first launch writes none of that layer's state, conv state or weights
+  // (true between the layers of a model, false between two steps of one layer).
   kernels::LaunchOrder launch = kernels::LaunchOrder::serial;
 };
 
@@ -73,12 +73,12 @@ class GdnPathLauncher {
   // @post a workspace for layers of this shape and batch, counters zeroed (synchronously).
   std::unique_ptr<GdnPathWorkspace> make_workspace(const GdnShape& shape, std::int64_t batch) const;
 
-  // Enqueues one decode step of `layer` on stream (no synchronisation; capturable). With
-  // `activations`, the step reads that layer's qkvz and ba instead of its own.
-  // @pre workspace made for layer's shape and batch; activations, if any, of the same shape and
-  //      batch.
+  // Enqueues one decode step of `layer` on stream (no synchronisation; capturable). `launch`
+  // overrides options().launch and keeps the splits chosen for it: a single step, or a graph whose
+  // launches share one layer's state, launches serially the kernels an overlapped graph times.
+  // @pre workspace made for layer's shape and batch.
   void enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace, hipStream_t stream,
-               GdnDeviceLayer* activations = nullptr) const;
+               std::optional<kernels::LaunchOrder> launch = std::nullopt) const;
 
   // The split the fused/recurrent kernels use for this batch on this device.
   kernels::StateSplit split_for(const GdnShape& shape, std::int64_t batch) const;

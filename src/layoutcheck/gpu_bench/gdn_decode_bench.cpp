@@ -1,17 +1,22 @@
 #include "layoutcheck/gpu_bench/gdn_decode_bench.h"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "layoutcheck/bench/gdn_gates.h"
 #include "layoutcheck/bench/gdn_misreads.h"
 #include "layoutcheck/bench/gdn_traffic.h"
+#include "layoutcheck/gdn/random_problem.h"
+#include "layoutcheck/gdn/standard_layouts.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/gdn_gpu_runner.h"
 #include "layoutcheck/gpu_bench/copy_bandwidth.h"
 #include "layoutcheck/gpu_bench/gdn_path_timing.h"
 #include "layoutcheck/gpu_bench/gdn_upstream_probe.h"
 #include "layoutcheck/gpu_bench/launch_floor.h"
+#include "layoutcheck/gpu_bench/overlapped_launch_gate.h"
 
 namespace layoutcheck::gpu {
 
@@ -82,7 +87,9 @@ BenchReport report_skeleton(const GdnBenchOptions& options, const DeviceInfo& de
   report.sizes = {{"H", shape.H}, {"HV", shape.HV}, {"K", shape.K}, {"V", shape.V}, {"W", shape.W}};
   report.layers = options.layers;
   report.batches = options.batches;
-  report.method = {options.warmup_replays, options.replays, options.hot_replays};
+  report.method = {options.warmup_replays, options.replays, options.hot_replays,
+                   options.overlapped_launches};
+  report.thresholds.require_overlapped_launches = options.overlapped_launches;
   report.minimum_traffic = gdn_minimum_traffic(shape);
   report.baseline = gdn_path_name(GdnPath::baseline);
   report.comparisons = {{std::string(gdn_path_name(GdnPath::native)),
@@ -90,10 +97,31 @@ BenchReport report_skeleton(const GdnBenchOptions& options, const DeviceInfo& de
   return report;
 }
 
+// The overlapped-launch gate's layers: each with its own random inputs at the smallest batch, so
+// that a kernel reading the previous layer's intermediates would read different values.
+std::vector<GdnStepInputs> overlap_gate_layers(const GdnBenchOptions& options) {
+  constexpr int kLayers = 4;
+  const GdnLayouts layouts = flat_gdn_layouts(options.shape);
+  std::vector<GdnStepInputs> layers;
+  for (int i = 0; i < kLayers; ++i)
+    layers.push_back(make_random_step_inputs(options.shape, layouts, options.batches.front(),
+                                             7100 + static_cast<std::uint64_t>(i)));
+  return layers;
+}
+
 }  // namespace
 
 BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProgress& progress) {
   const DeviceInfo& device = current_device();  // throws GpuError "no GPU: ..." first
+  if (options.overlapped_launches && !device.overlapped_launches)
+    throw GpuError("--launch overlapped: " + device.name + " (" + device.arch +
+                   ") cannot start a kernel before the previous one finishes (programmatic "
+                   "dependent launch needs NVIDIA sm_90 or newer); run with --launch serial");
+  const kernels::LaunchOrder launch = options.overlapped_launches
+                                          ? kernels::LaunchOrder::overlapped
+                                          : kernels::LaunchOrder::serial;
+  GdnPathOptions path_options;
+  path_options.launch = launch;
   auto say = [&](const std::string& line) {
     if (progress) progress(line);
   };
@@ -105,7 +133,7 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
   report.copy_bandwidth = measure_copy_bandwidth(stream, options.copy_bytes, 3, 20);
   say("launch floor: a graph of " + std::to_string(options.layers) + " one-thread kernels");
   report.launch_floor =
-      measure_launch_floor(stream, options.layers, options.warmup_replays, options.replays);
+      measure_launch_floor(stream, options.layers, options.warmup_replays, options.replays, launch);
 
   GdnGatePlan plan;
   plan.shape = shape;
@@ -113,15 +141,29 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
   plan.multi_step_batch = options.multi_step_batch;
   plan.steps = options.steps;
   GdnGateRunner gates(plan, say);
+  const std::vector<GdnStepInputs> overlap_layers =
+      options.overlapped_launches ? overlap_gate_layers(options) : std::vector<GdnStepInputs>{};
   for (GdnPath path : all_gdn_paths()) {
     PathResult result;
     result.name = gdn_path_name(path);
     result.description = description_of(path);
     result.negative_control = path == GdnPath::upstream_direct;
     {
-      GdnGpuRunner runner(path);  // device buffers of the gates freed before timing
+      // Single steps launch serially, with the splits the timed graphs run; device buffers of the
+      // gates freed before timing.
+      GdnGpuRunner runner(path, path_options);
       result.stages = declared_stages(runner.launcher(), shape);
       result.gates = gates.check(runner);
+    }
+    if (options.overlapped_launches) {
+      say(result.name + ": overlapped-launch gate");
+      try {
+        result.gates.overlapped_launches =
+            check_overlapped_launches(path, path_options, overlap_layers, 2);
+      } catch (const std::exception& error) {
+        result.gates.failures.push_back(std::string("overlapped-launch gate failed: ") +
+                                        error.what());
+      }
     }
     result.gates.probe =
         static_gdn_misreads(flat_gdn_layouts(shape), consumed_layouts(path, shape));
@@ -146,7 +188,7 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
       PathResult& result = report.paths[i];
       if (!result.validity.valid) continue;  // gates first: an INVALID path is never timed
       say("batch " + std::to_string(batch) + ": timing " + result.name);
-      const GdnPathLauncher launcher(all_gdn_paths()[i]);
+      const GdnPathLauncher launcher(all_gdn_paths()[i], path_options);
       result.timings.push_back(time_gdn_path(launcher, stack, report.method, stream));
     }
   }

@@ -32,7 +32,9 @@ BatchTiming time_gdn_path(const GdnPathLauncher& launcher, GdnLayerStack& stack,
   }
   {
     const Graph hot(stream, [&](hipStream_t s) {
-      for (std::size_t i = 0; i < stack.size(); ++i) launcher.enqueue(first, *workspace, s);
+      // Serial whatever the method: consecutive launches here share one layer's state.
+      for (std::size_t i = 0; i < stack.size(); ++i)
+        launcher.enqueue(first, *workspace, s, kernels::LaunchOrder::serial);
     });
     timing.hot_us =
         time_graph_replays(hot, stream, method.warmup_replays, method.hot_replays, layers);

@@ -1,0 +1,71 @@
+#include "layoutcheck/gpu_bench/overlapped_launch_gate.h"
+
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include "layoutcheck/gpu/check.h"
+#include "layoutcheck/gpu/gdn_device_layer.h"
+#include "layoutcheck/gpu/stream.h"
+
+namespace layoutcheck::gpu {
+
+namespace {
+
+// Every layer's outputs after `replays` replays of one graph of all layers.
+std::vector<GdnStepOutputs> run_layers(const GdnPathLauncher& launcher,
+                                       const std::vector<GdnStepInputs>& layer_inputs,
+                                       kernels::LaunchOrder launch, int replays) {
+  std::vector<std::unique_ptr<GdnDeviceLayer>> layers;
+  for (const GdnStepInputs& inputs : layer_inputs)
+    layers.push_back(std::make_unique<GdnDeviceLayer>(inputs));
+  const auto workspace =
+      launcher.make_workspace(layer_inputs.front().shape, layer_inputs.front().batch);
+  LC_GPU_CHECK(hipDeviceSynchronize());  // uploads and counter memsets are done
+  const Stream stream(Stream::Kind::non_blocking);
+  {
+    const Graph graph(stream, [&](hipStream_t s) {
+      for (auto& layer : layers) launcher.enqueue(*layer, *workspace, s, launch);
+    });
+    for (int replay = 0; replay < replays; ++replay) graph.launch(stream);
+    stream.synchronize();
+  }
+  std::vector<GdnStepOutputs> outputs;
+  for (const auto& layer : layers) outputs.push_back(layer->download());
+  return outputs;
+}
+
+// Adds the elements of a and b (same sizes) whose bits differ.
+template <class T>
+void count_mismatches(const std::vector<T>& a, const std::vector<T>& b, BitwiseCheck& check) {
+  if (a.size() != b.size()) throw std::logic_error("overlapped-launch gate: sizes differ");
+  check.elements += static_cast<std::int64_t>(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) ++check.mismatches;
+}
+
+}  // namespace
+
+BitwiseCheck check_overlapped_launches(GdnPath path, GdnPathOptions options,
+                                       const std::vector<GdnStepInputs>& layer_inputs,
+                                       int replays) {
+  if (layer_inputs.empty() || replays <= 0)
+    throw std::invalid_argument("overlapped-launch gate: no layer or no replay");
+  options.launch = kernels::LaunchOrder::overlapped;  // the splits an overlapped graph runs
+  const GdnPathLauncher launcher(path, options);
+  const std::vector<GdnStepOutputs> serial =
+      run_layers(launcher, layer_inputs, kernels::LaunchOrder::serial, replays);
+  const std::vector<GdnStepOutputs> overlapped =
+      run_layers(launcher, layer_inputs, kernels::LaunchOrder::overlapped, replays);
+  BitwiseCheck check{"out, state and conv state of " + std::to_string(layer_inputs.size()) +
+                         " layers",
+                     0, 0};
+  for (std::size_t i = 0; i < serial.size(); ++i) {
+    count_mismatches(serial[i].out, overlapped[i].out, check);
+    count_mismatches(serial[i].state, overlapped[i].state, check);
+    count_mismatches(serial[i].conv_state, overlapped[i].conv_state, check);
+  }
+  return check;
+}
+
+}  // namespace layoutcheck::gpu
