@@ -38,6 +38,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/layoutcheck DESTINATION ${CMAKE_INST
         FILES_MATCHING PATTERN "*.h" ${_layoutcheck_gpu_only_headers})
 if(TARGET layoutcheck_gpu)
   install(FILES ${PROJECT_SOURCE_DIR}/kernels/gdn_kernels.h ${PROJECT_SOURCE_DIR}/kernels/gdn_abi.h
+                ${PROJECT_SOURCE_DIR}/kernels/launch_order.h
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernels)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/contracts/ DESTINATION ${LAYOUTCHECK_INSTALL_CONTRACTSDIR})
