@@ -106,10 +106,10 @@ void launch_adapt_qkvz_flat_to_interleaved(const unsigned short* flat, long long
   const long long per_block = kAdapterThreads * (vector ? kVectorElements : 1);
   const dim3 grid(static_cast<unsigned>((runs.group_stride + per_block - 1) / per_block),
                   static_cast<unsigned>(H), static_cast<unsigned>(batch));
-  launch_kernel(launch,
-                vector ? adapt_qkvz_flat_to_interleaved<true> : adapt_qkvz_flat_to_interleaved<false>,
-                grid, kAdapterThreads, 0, stream, flat, flat_row_stride, interleaved,
-                interleaved_row_stride, runs);
+  launch_kernel(
+      launch, vector ? adapt_qkvz_flat_to_interleaved<true> : adapt_qkvz_flat_to_interleaved<false>,
+      grid, kAdapterThreads, 0, stream, flat, flat_row_stride, interleaved, interleaved_row_stride,
+      runs);
   LC_GPU_CHECK_LAUNCH("adapt_qkvz_flat_to_interleaved");
 }
 

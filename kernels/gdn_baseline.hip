@@ -168,8 +168,9 @@ template <class State, class Walk>
 void launch_recurrent_fast(const GdnDecodeArgs& args, const BaselineBuffers& buffers,
                            StateSplit split, hipStream_t stream, LaunchOrder launch) {
   const dim3 grid = head_block_grid(args, kFastValueDim / Walk::kColumns);
-  launch_kernel(launch, gdn_baseline_recurrent_fast<Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>,
-                grid, Walk::kThreads, 0, stream, args, buffers);
+  launch_kernel(launch,
+                gdn_baseline_recurrent_fast<Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>, grid,
+                Walk::kThreads, 0, stream, args, buffers);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_baseline_recurrent_fast<") + State::kName + ", " +
                        state_split_name(split) + ">")
                           .c_str());

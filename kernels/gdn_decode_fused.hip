@@ -39,7 +39,8 @@ void launch_fast(const GdnDecodeArgs& args, StateSplit split, hipStream_t stream
       kFastValueDim / Walk::kColumns <= kMaxTilesPerHead,
       "the workspace (fused_workspace_floats) holds kMaxTilesPerHead norm partials a head");
   const dim3 grid = head_block_grid(args, kFastValueDim / Walk::kColumns);
-  launch_kernel(launch, gdn_decode_fused_fast<Layout, Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>,
+  launch_kernel(launch,
+                gdn_decode_fused_fast<Layout, Walk, kFastKeyDim, kFastValueDim, kFastConvWidth>,
                 grid, Walk::kThreads, 0, stream, args);
   LC_GPU_CHECK_LAUNCH((std::string("gdn_decode_fused_fast<") + Layout::kName + ", " + State::kName +
                        ", " + state_split_name(split) + ">")
@@ -127,10 +128,9 @@ const char* state_split_name(StateSplit split) {
 }
 
 const std::vector<StateSplit>& all_state_splits() {
-  static const std::vector<StateSplit> splits = {StateSplit::whole, StateSplit::halves,
-                                                 StateSplit::quarters, StateSplit::streamed,
-                                                 StateSplit::whole_deferred,
-                                                 StateSplit::whole_early};
+  static const std::vector<StateSplit> splits = {
+      StateSplit::whole,    StateSplit::halves,         StateSplit::quarters,
+      StateSplit::streamed, StateSplit::whole_deferred, StateSplit::whole_early};
   return splits;
 }
 
@@ -143,14 +143,13 @@ const std::vector<StateSplit>& all_state_splits() {
 // multiprocessor to itself, the state loads wait for the staging (run 32: 5.71 against 6.17 µs
 // at batch 1; at batch 8 it would cost 18.2 against 16.5).
 // Launched overlapped, a head's state streams in during the previous kernel's tail when its block
-// starts early (whole_early: 4.55 against 5.67 µs for whole-deferred at batch 1, run 43); with
+// starts early (whole_early: 4.54-4.56 against 5.67 µs for whole-deferred at batch 1, run 43); with
 // more heads than multiprocessors most blocks start only as others leave, and the serial choice
 // stands.
-StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors,
-                              LaunchOrder launch) {
+StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors, LaunchOrder launch) {
   const bool one_wave = args.batch * args.HV <= multiprocessors;
-  if (one_wave) return launch == LaunchOrder::overlapped ? StateSplit::whole_early
-                                                         : StateSplit::whole_deferred;
+  if (one_wave)
+    return launch == LaunchOrder::overlapped ? StateSplit::whole_early : StateSplit::whole_deferred;
   return StateSplit::whole;
 }
 

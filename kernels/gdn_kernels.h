@@ -34,9 +34,10 @@ long long gdn_workspace_floats(long long batch, long long H, long long HV, long 
 //   whole_deferred: as whole, but the block issues its state loads only once its staged inputs
 //     (conv state, weights, activations) are back, so that their scattered loads are not served
 //     behind every block's state stream (kernels/PERF_NOTES.md v15);
-//   whole_early: as whole, but the block issues its state loads (and its conv state and weights)
-//     before it waits for the previous kernel: launched overlapped, the state streams in while
-//     that kernel finishes (launch_order.h).
+//   whole_early: as whole, but the fused kernel issues its state loads (and its conv state and
+//     weights) before it waits for the previous kernel: launched overlapped, the state streams in
+//     while that kernel finishes (launch_order.h). The recurrent kernel loads its state before
+//     the wait in every split but whole_deferred, so there whole_early is whole.
 enum class StateSplit { whole, halves, quarters, streamed, whole_deferred, whole_early };
 // "whole", "halves", "quarters", "streamed", "whole-deferred", "whole-early"
 const char* state_split_name(StateSplit split);

@@ -2,11 +2,12 @@
 // overlapped may start while the kernel before it on the stream is still finishing, so the launch
 // latency and its first loads hide behind that kernel's tail. The contract every kernel started
 // through gdn_kernels.h keeps:
-//   - before await_previous_kernel() it reads only what the previous kernel on the stream cannot
-//     write (the caller's guarantee): a layer's own recurrent state, conv state and weights;
-//   - it calls await_previous_kernel() in every thread before anything else, and that call lets
-//     the next kernel start only once this one's wait is over, so when any kernel begins its early
-//     loads every kernel before the one it overlaps has finished.
+//   - before await_previous_kernel() it only reads, and only what the previous kernel on the
+//     stream cannot write (the caller's guarantee): a layer's own recurrent state, conv state and
+//     weights;
+//   - every thread calls await_previous_kernel() before any other read or any write, and that
+//     call lets the next kernel start only once this one's wait is over, so when any kernel begins
+//     its early loads every kernel before the one it overlaps has finished.
 // gfx9 has no such launch: on HIP every launch is serial and the wait is nothing.
 #pragma once
 
@@ -18,6 +19,11 @@ enum class LaunchOrder {
   serial,      // starts once the previous kernel on the stream has finished
   overlapped,  // may start while it finishes (NVIDIA sm_90+; serial elsewhere)
 };
+
+// Whether the kernels were compiled with the wait (for sm_90 or newer): a build for an older
+// architecture, run on a Hopper through PTX, has none, and launched overlapped it would race.
+// False on HIP. Never throws.
+bool overlapped_launches_built();
 
 #if defined(__CUDACC__) || defined(__HIP__)  // the device compilers only
 

@@ -164,6 +164,11 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
 
 int run(const Options& options) {
   const DeviceInfo& device = current_device();
+  if (options.launch == kernels::LaunchOrder::overlapped && !device.overlapped_launches) {
+    std::cerr << "layoutcheck_gpu_timing: --overlapped: " << device.name
+              << " or this build cannot launch overlapped (NVIDIA sm_90+, kernels built for it)\n";
+    return 2;
+  }
   std::cout << "device: " << device.name << " (" << device.arch << ", " << device.multiprocessors
             << " multiprocessors, L2 " << device.l2_bytes / (1 << 20) << " MiB)\n";
   const double bandwidth = copy_bandwidth();
@@ -171,11 +176,10 @@ int run(const Options& options) {
 
   const GdnShape shape;  // 16/48/128/128, W = 4
   if (options.split_sweep)
-    std::printf(
-        "launch floor: %.2f us per graph node (one-thread kernels, one per layer)\n",
-        measure_launch_floor(Stream(Stream::Kind::non_blocking), options.layers, 3, options.replays,
-                             options.launch)
-            .node.median);
+    std::printf("launch floor: %.2f us per graph node (one-thread kernels, one per layer)\n",
+                measure_launch_floor(Stream(Stream::Kind::non_blocking), options.layers, 3,
+                                     options.replays, options.launch)
+                    .node.median);
   std::vector<Row> rows;
   for (std::int64_t batch : options.batches) {
     const GdnStepInputs inputs = make_inputs(shape, batch);

@@ -216,10 +216,11 @@ Command setup_bench_command(CLI::App& parent) {
   app->add_option("--warmup", options->gdn.warmup_replays, "Untimed replays before timing")
       ->check(whole_number())
       ->default_val(10);
-  app->add_option("--launch", options->launch,
-                  "How kernels launch in the layer graphs: serial (the issue's method), or "
-                  "overlapped (programmatic dependent launch for every kernel of every path, NVIDIA "
-                  "sm_90+; each may start while the previous one finishes)")
+  app->add_option(
+         "--launch", options->launch,
+         "How kernels launch in the layer graphs: serial (the issue's method), or "
+         "overlapped (programmatic dependent launch for every kernel of every path, NVIDIA "
+         "sm_90+; each may start while the previous one finishes)")
       ->check(CLI::IsMember({"serial", "overlapped"}))
       ->default_val("serial");
   add_set_option(app, options->assignments);

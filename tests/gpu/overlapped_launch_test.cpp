@@ -42,13 +42,13 @@ void expect_same_as_serial(GdnPath path, const GdnPathOptions& options,
                                  << " elements differ from serial launches";
 }
 
-#define LC_REQUIRE_OVERLAPPED_LAUNCHES()                                                   \
-  do {                                                                                     \
-    LC_REQUIRE_GPU();                                                                      \
-    if (!gpu::current_device().overlapped_launches)                                        \
-      GTEST_SKIP() << gpu::current_device().name                                           \
+#define LC_REQUIRE_OVERLAPPED_LAUNCHES()                                                    \
+  do {                                                                                      \
+    LC_REQUIRE_GPU();                                                                       \
+    if (!gpu::current_device().overlapped_launches)                                         \
+      GTEST_SKIP() << gpu::current_device().name                                            \
                    << " has no overlapped launches (programmatic dependent launch): every " \
-                      "launch there is serial";                                            \
+                      "launch there is serial";                                             \
   } while (false)
 
 TEST(OverlappedLaunch, EveryPathComputesWhatSerialLaunchesCompute) {

@@ -83,15 +83,17 @@ struct Nonsense {
   const char* error;
 };
 
-// An overlapped run must have gated every path on overlapped launches, and say so in its
-// thresholds: a VALID path without the gate is re-judged INVALID.
-TEST(JsonReportChecks, AnOverlappedRunNeedsItsGate) {
+// An overlapped run must have gated every path on overlapped launches: a VALID path without the
+// gate is re-judged INVALID. A serial run has no such gate to show.
+TEST(JsonReportChecks, TheOverlappedLaunchGateBelongsToOverlappedRuns) {
   const Json json = bench_report_to_json(overlapped_gdn_report());
   EXPECT_EQ(load_error(json), "");
-  EXPECT_EQ(load_error(replaced(json, {"thresholds", "require_overlapped_launches"}, false)),
-            "bench report JSON: thresholds.require_overlapped_launches: must be true when the "
-            "graphs launch overlapped");
-  Json gates = at(json, {"paths", 2, "gates"});
+  Json serial_gates = at(synthetic_json(), {"paths", 2, "gates"});
+  serial_gates.set("overlapped_launches", at(json, {"paths", 2, "gates", "overlapped_launches"}));
+  EXPECT_EQ(load_error(replaced(synthetic_json(), {"paths", 2, "gates"}, serial_gates)),
+            "bench report JSON: paths[2].gates.overlapped_launches: native: an overlapped-launch "
+            "gate in a run that launches serially");
+  const Json& gates = at(json, {"paths", 2, "gates"});
   Json without = Json::object();
   for (const auto& [key, value] : gates.members())
     if (key != "overlapped_launches") without.set(key, value);

@@ -57,24 +57,31 @@ TEST(JsonReport, LaunchFloorRoundTripsAndMayBeAbsent) {
 TEST(JsonReport, LaunchOrderAndItsGateRoundTrip) {
   const std::string text = render_json_report(overlapped_gdn_report());
   const Json json = Json::parse(text);
+  EXPECT_EQ(json["schema"].as_string(), kOverlappedBenchReportSchema);
   EXPECT_EQ(json["method"]["launch"].as_string(), "overlapped");
-  EXPECT_TRUE(json["thresholds"]["require_overlapped_launches"].as_bool());
   EXPECT_EQ(json["paths"][2]["gates"]["overlapped_launches"]["elements"].as_int(), 1000);
   const BenchReport back = bench_report_from_json(json);
   EXPECT_TRUE(back.method.overlapped_launches);
+  EXPECT_TRUE(back.thresholds.require_overlapped_launches);  // follows from the launch order
   EXPECT_EQ(render_json_report(back), text);
 
-  // Serial reports carry neither, and read as reports recorded before launches could overlap.
+  // Serial runs keep the first format, with no launch member: what every reader understands.
   const Json serial = bench_report_to_json(synthetic_gdn_report());
+  EXPECT_EQ(serial["schema"].as_string(), kBenchReportSchema);
   EXPECT_EQ(serial["method"].find("launch"), nullptr);
-  EXPECT_EQ(serial["thresholds"].find("require_overlapped_launches"), nullptr);
   EXPECT_FALSE(bench_report_from_json(serial).method.overlapped_launches);
 }
 
-TEST(JsonReport, RejectsAnUnknownLaunchOrder) {
-  const Json json = replaced(bench_report_to_json(overlapped_gdn_report()), {"method", "launch"},
-                             "sometimes");
-  EXPECT_THAT(load_error(json), HasSubstr("launch: is not \"serial\" or \"overlapped\""));
+TEST(JsonReport, EachFormatHasOneLaunchOrder) {
+  const Json overlapped = bench_report_to_json(overlapped_gdn_report());
+  EXPECT_EQ(load_error(replaced(overlapped, {"method", "launch"}, "serial")),
+            "bench report JSON: method.launch: is not \"overlapped\" (a serial run is written as "
+            "layoutcheck-bench/1)");
+  EXPECT_EQ(load_error(replaced(overlapped, {"schema"}, "layoutcheck-bench/1")),
+            "bench report JSON: method.launch: has no place in layoutcheck-bench/1, whose runs "
+            "launch serially");
+  EXPECT_EQ(load_error(replaced(overlapped, {"schema"}, "layoutcheck-bench/3")),
+            "bench report JSON: schema: is not layoutcheck-bench/1 or layoutcheck-bench/2");
 }
 
 TEST(JsonReport, RejectsALaunchFloorWithoutSamplesOrNodes) {

@@ -1,6 +1,7 @@
-// The committed H200 run (results/bench-h200/report.json, written by `layoutcheck bench` on the GPU
-// machine) read back without a GPU: its verdicts follow from its own gate numbers, its speed-ups
-// from its own samples, and no rendering of it gives the negative control a ratio.
+// The committed H200 runs (results/bench-h200/report.json, serial launches, and
+// results/bench-h200-overlapped/report.json, written by `layoutcheck bench` on the GPU machine)
+// read back without a GPU: their verdicts follow from their own gate numbers, their speed-ups from
+// their own samples, and no rendering of them gives the negative control a ratio.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -18,37 +19,52 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string recorded_file(const std::string& name) {
-  return read_text_file(LAYOUTCHECK_TEST_DATA "/../results/bench-h200/" + name).value_or("");
-}
-
-std::string recorded_text() {
-  return recorded_file("report.json");
-}
-
-class RecordedH200 : public ::testing::Test {
+// The parameter is the run's folder under results/.
+class RecordedH200 : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    text_ = recorded_text();
-    ASSERT_FALSE(text_.empty()) << "results/bench-h200/report.json is missing";
+    text_ = recorded_file("report.json");
+    ASSERT_FALSE(text_.empty()) << "results/" << GetParam() << "/report.json is missing";
     report_ = bench_report_from_json(Json::parse(text_));
+  }
+  std::string recorded_file(const std::string& name) const {
+    return read_text_file(std::string(LAYOUTCHECK_TEST_DATA "/../results/") + GetParam() + "/" +
+                          name)
+        .value_or("");
   }
   std::string text_;
   BenchReport report_;
 };
 
-TEST_F(RecordedH200, ReadsBackToTheSameText) {
+INSTANTIATE_TEST_SUITE_P(Runs, RecordedH200,
+                         ::testing::Values("bench-h200", "bench-h200-overlapped"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param) == "bench-h200" ? "Serial" : "Overlapped";
+                         });
+
+// Each run launched as its folder says, and the overlapped one gated every path on it.
+TEST_P(RecordedH200, LaunchedAsItsFolderSays) {
+  const bool overlapped = std::string(GetParam()) == "bench-h200-overlapped";
+  EXPECT_EQ(report_.method.overlapped_launches, overlapped);
+  for (const PathResult& path : report_.paths) {
+    SCOPED_TRACE(path.name);
+    EXPECT_EQ(path.gates.overlapped_launches.has_value(), overlapped);
+    if (overlapped) EXPECT_TRUE(path.gates.overlapped_launches->equal());
+  }
+}
+
+TEST_P(RecordedH200, ReadsBackToTheSameText) {
   EXPECT_EQ(render_json_report(report_), text_);
 }
 
 // report.md and chart.svg are renderings of the JSON: `bench --from report.json` gives them back
 // byte for byte, so a change to the renderers shows up here until they are regenerated.
-TEST_F(RecordedH200, MarkdownAndChartAreRenderingsOfTheJson) {
+TEST_P(RecordedH200, MarkdownAndChartAreRenderingsOfTheJson) {
   EXPECT_EQ(render_markdown_report(report_), recorded_file("report.md"));
   EXPECT_EQ(render_timing_chart(report_), recorded_file("chart.svg"));
 }
 
-TEST_F(RecordedH200, VerdictsFollowFromTheRecordedGates) {
+TEST_P(RecordedH200, VerdictsFollowFromTheRecordedGates) {
   ASSERT_EQ(report_.paths.size(), 4u);
   for (const PathResult& path : report_.paths) {
     SCOPED_TRACE(path.name);
@@ -60,7 +76,7 @@ TEST_F(RecordedH200, VerdictsFollowFromTheRecordedGates) {
   EXPECT_TRUE(findings(report_).empty());
 }
 
-TEST_F(RecordedH200, NegativeControlMisreadsWhatTheStaticDiffPredicts) {
+TEST_P(RecordedH200, NegativeControlMisreadsWhatTheStaticDiffPredicts) {
   const PathResult* direct = report_.path("upstream-direct");
   ASSERT_NE(direct, nullptr);
   EXPECT_TRUE(direct->negative_control);
@@ -74,7 +90,7 @@ TEST_F(RecordedH200, NegativeControlMisreadsWhatTheStaticDiffPredicts) {
   EXPECT_EQ(direct->gates.probe->misread, diff.misread);
 }
 
-TEST_F(RecordedH200, SpeedupsAreRatiosOfTheRecordedSamples) {
+TEST_P(RecordedH200, SpeedupsAreRatiosOfTheRecordedSamples) {
   const Json recorded = Json::parse(text_);
   ASSERT_GT(recorded["speedups"].size(), 0u);
   for (const Json& entry : recorded["speedups"].items()) {
@@ -89,14 +105,14 @@ TEST_F(RecordedH200, SpeedupsAreRatiosOfTheRecordedSamples) {
   }
 }
 
-TEST_F(RecordedH200, RenderingsNeverRatioTheNegativeControl) {
+TEST_P(RecordedH200, RenderingsNeverRatioTheNegativeControl) {
   const std::string markdown = render_markdown_report(report_);
   for (const std::string& line : testing::lines_containing(markdown, "upstream-direct"))
     EXPECT_THAT(line, Not(HasSubstr("×"))) << line;
   EXPECT_THAT(render_timing_chart(report_), Not(HasSubstr("data-path=\"upstream-direct\"")));
 }
 
-TEST_F(RecordedH200, EveryFigureSitsAboveItsFloor) {
+TEST_P(RecordedH200, EveryFigureSitsAboveItsFloor) {
   const double bandwidth = report_.copy_bandwidth.bytes_per_second();
   EXPECT_GT(bandwidth, 1e12);  // a real device-to-device copy, TB/s
   for (const PathResult& path : report_.paths)
@@ -110,7 +126,7 @@ TEST_F(RecordedH200, EveryFigureSitsAboveItsFloor) {
     }
 }
 
-TEST_F(RecordedH200, EveryFigureSitsAboveItsLaunchesTimesTheLaunchFloor) {
+TEST_P(RecordedH200, EveryFigureSitsAboveItsLaunchesTimesTheLaunchFloor) {
   ASSERT_TRUE(report_.launch_floor.has_value()) << "the recorded run measured no launch floor";
   const double launch_us = report_.launch_floor->node.median;
   EXPECT_GT(launch_us, 0.1);  // a real graph node: a fraction of a microsecond or more

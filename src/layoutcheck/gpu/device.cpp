@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "kernels/launch_order.h"
 #include "layoutcheck/gpu/check.h"
 #include "layoutcheck/platform/gpu_runtime.h"
 
@@ -39,9 +40,7 @@ DeviceProbe probe_device() {
     info.global_memory_bytes = static_cast<std::int64_t>(properties.totalGlobalMem);
     info.l2_bytes = properties.l2CacheSize;
     info.shared_memory_per_block = static_cast<std::int64_t>(properties.sharedMemPerBlock);
-#if defined(LC_GPU_VENDOR_NVIDIA)
-    info.overlapped_launches = properties.major >= 9;
-#endif
+    info.overlapped_launches = properties.major >= 9 && kernels::overlapped_launches_built();
     probe.info = info;
   } catch (const GpuError& error) {
     probe.unavailable_reason = std::string("no usable GPU: ") + error.what();

@@ -16,7 +16,8 @@ struct DeviceInfo {
   std::int64_t global_memory_bytes = 0;
   std::int64_t l2_bytes = 0;
   std::int64_t shared_memory_per_block = 0;
-  // Kernels can start while the previous one finishes (kernels/launch_order.h): NVIDIA sm_90+.
+  // Kernels can start while the previous one finishes (kernels/launch_order.h): an NVIDIA sm_90+
+  // device, and kernels built for it.
   bool overlapped_launches = false;
 };
 

@@ -63,8 +63,9 @@ kernels::StateSplit GdnPathLauncher::split_for(const GdnShape& shape, std::int64
   args.K = shape.K;
   args.V = shape.V;
   const int multiprocessors = current_device().multiprocessors;
-  return path_ == GdnPath::baseline ? kernels::choose_recurrent_split(args, multiprocessors)
-                                    : kernels::choose_fused_split(args, multiprocessors, options_.launch);
+  return path_ == GdnPath::baseline
+             ? kernels::choose_recurrent_split(args, multiprocessors)
+             : kernels::choose_fused_split(args, multiprocessors, options_.launch);
 }
 
 std::unique_ptr<GdnPathWorkspace> GdnPathLauncher::make_workspace(const GdnShape& shape,
@@ -132,8 +133,8 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
       args.qkvz_row_stride = shape.qkvz_elements();
       args.ba = workspace.interleaved_ba.data();
       args.ba_row_stride = shape.ba_elements();
-      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split,
-                                       stream, launch);
+      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split, stream,
+                                       launch);
       return;
     }
     case GdnPath::native:
@@ -141,8 +142,8 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
                                        launch);
       return;
     case GdnPath::upstream_direct:
-      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split,
-                                       stream, launch);
+      kernels::launch_gdn_decode_fused(kernels::QkvzLayout::interleaved, order, args, split, stream,
+                                       launch);
       return;
   }
 }

@@ -1,5 +1,6 @@
 #include "layoutcheck/gpu_bench/gdn_decode_bench.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -97,16 +98,43 @@ BenchReport report_skeleton(const GdnBenchOptions& options, const DeviceInfo& de
   return report;
 }
 
-// The overlapped-launch gate's layers: each with its own random inputs at the smallest batch, so
-// that a kernel reading the previous layer's intermediates would read different values.
-std::vector<GdnStepInputs> overlap_gate_layers(const GdnBenchOptions& options) {
-  constexpr int kLayers = 4;
-  const GdnLayouts layouts = flat_gdn_layouts(options.shape);
+// The overlapped-launch gate runs 4 layers, each with its own random inputs (so that a kernel
+// reading the previous layer's intermediates would read other values), at the smallest benched
+// batch of each split the fused kernel takes: every kernel the timed graphs launch is gated.
+struct OverlapGateCase {
+  std::int64_t batch = 0;
   std::vector<GdnStepInputs> layers;
-  for (int i = 0; i < kLayers; ++i)
-    layers.push_back(make_random_step_inputs(options.shape, layouts, options.batches.front(),
-                                             7100 + static_cast<std::uint64_t>(i)));
-  return layers;
+};
+
+std::vector<OverlapGateCase> overlap_gate_cases(const GdnBenchOptions& options,
+                                                const GdnPathOptions& path_options) {
+  const GdnPathLauncher fused(GdnPath::native, path_options);
+  const GdnLayouts layouts = flat_gdn_layouts(options.shape);
+  std::vector<OverlapGateCase> cases;
+  std::vector<kernels::StateSplit> seen;
+  for (std::int64_t batch : options.batches) {  // ascending
+    const kernels::StateSplit split = fused.split_for(options.shape, batch);
+    if (std::find(seen.begin(), seen.end(), split) != seen.end()) continue;
+    seen.push_back(split);
+    OverlapGateCase& gate = cases.emplace_back();
+    gate.batch = batch;
+    for (int i = 0; i < 4; ++i)
+      gate.layers.push_back(make_random_step_inputs(options.shape, layouts, batch,
+                                                    7100 + static_cast<std::uint64_t>(i)));
+  }
+  return cases;
+}
+
+BitwiseCheck run_overlap_gate(GdnPath path, const GdnPathOptions& path_options,
+                              const std::vector<OverlapGateCase>& cases) {
+  BitwiseCheck total{"out, state and conv state of 4 layers at batch", 0, 0};
+  for (const OverlapGateCase& gate : cases) {
+    const BitwiseCheck check = check_overlapped_launches(path, path_options, gate.layers, 2);
+    total.what += (&gate == &cases.front() ? " " : ", ") + std::to_string(gate.batch);
+    total.elements += check.elements;
+    total.mismatches += check.mismatches;
+  }
+  return total;
 }
 
 }  // namespace
@@ -117,9 +145,8 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
     throw GpuError("--launch overlapped: " + device.name + " (" + device.arch +
                    ") cannot start a kernel before the previous one finishes (programmatic "
                    "dependent launch needs NVIDIA sm_90 or newer); run with --launch serial");
-  const kernels::LaunchOrder launch = options.overlapped_launches
-                                          ? kernels::LaunchOrder::overlapped
-                                          : kernels::LaunchOrder::serial;
+  const kernels::LaunchOrder launch =
+      options.overlapped_launches ? kernels::LaunchOrder::overlapped : kernels::LaunchOrder::serial;
   GdnPathOptions path_options;
   path_options.launch = launch;
   auto say = [&](const std::string& line) {
@@ -141,8 +168,9 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
   plan.multi_step_batch = options.multi_step_batch;
   plan.steps = options.steps;
   GdnGateRunner gates(plan, say);
-  const std::vector<GdnStepInputs> overlap_layers =
-      options.overlapped_launches ? overlap_gate_layers(options) : std::vector<GdnStepInputs>{};
+  const std::vector<OverlapGateCase> overlap_cases = options.overlapped_launches
+                                                         ? overlap_gate_cases(options, path_options)
+                                                         : std::vector<OverlapGateCase>{};
   for (GdnPath path : all_gdn_paths()) {
     PathResult result;
     result.name = gdn_path_name(path);
@@ -158,8 +186,7 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
     if (options.overlapped_launches) {
       say(result.name + ": overlapped-launch gate");
       try {
-        result.gates.overlapped_launches =
-            check_overlapped_launches(path, path_options, overlap_layers, 2);
+        result.gates.overlapped_launches = run_overlap_gate(path, path_options, overlap_cases);
       } catch (const std::exception& error) {
         result.gates.failures.push_back(std::string("overlapped-launch gate failed: ") +
                                         error.what());

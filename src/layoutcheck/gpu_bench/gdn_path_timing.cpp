@@ -31,10 +31,13 @@ BatchTiming time_gdn_path(const GdnPathLauncher& launcher, GdnLayerStack& stack,
         time_graph_replays(model, stream, method.warmup_replays, method.replays, layers);
   }
   {
+    // Serial whatever the method, with the splits chosen for serial launches: consecutive launches
+    // here share one layer's state, and the figure stays comparable with a serial run's.
+    GdnPathOptions serial_options = launcher.options();
+    serial_options.launch = kernels::LaunchOrder::serial;
+    const GdnPathLauncher serial(launcher.path(), serial_options);
     const Graph hot(stream, [&](hipStream_t s) {
-      // Serial whatever the method: consecutive launches here share one layer's state.
-      for (std::size_t i = 0; i < stack.size(); ++i)
-        launcher.enqueue(first, *workspace, s, kernels::LaunchOrder::serial);
+      for (std::size_t i = 0; i < stack.size(); ++i) serial.enqueue(first, *workspace, s);
     });
     timing.hot_us =
         time_graph_replays(hot, stream, method.warmup_replays, method.hot_replays, layers);

@@ -1,6 +1,7 @@
 // Times one GDN path at one batch the production way (design §8): one graph holding every layer,
 // each layer with its own state and conv buffers, the adapters in the same graph as the kernel
-// they feed; per-layer time = replay time ÷ layers. Also the hot figure: one layer's buffers
+// they feed; per-layer time = replay time ÷ layers. Also the hot figure (always launched serially,
+// with the splits serial launches choose): one layer's buffers
 // launched `layers` times in one graph, so they stay cache-resident where they fit.
 #pragma once
 

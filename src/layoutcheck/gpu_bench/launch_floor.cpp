@@ -8,13 +8,14 @@
 
 namespace layoutcheck::gpu {
 
-LaunchFloor measure_launch_floor(const Stream& stream, std::int64_t nodes, int warmup,
-                                 int replays, kernels::LaunchOrder launch) {
+LaunchFloor measure_launch_floor(const Stream& stream, std::int64_t nodes, int warmup, int replays,
+                                 kernels::LaunchOrder launch) {
   if (nodes <= 0 || replays <= 0) throw std::invalid_argument("launch floor: nothing to time");
   DeviceBuffer<unsigned> counter(1);
   counter.fill_bytes(0);
   const Graph graph(stream, [&](hipStream_t s) {
-    for (std::int64_t i = 0; i < nodes; ++i) kernels::launch_counting_node(counter.data(), s, launch);
+    for (std::int64_t i = 0; i < nodes; ++i)
+      kernels::launch_counting_node(counter.data(), s, launch);
   });
   LaunchFloor floor;
   floor.nodes_per_graph = nodes;

@@ -57,9 +57,8 @@ BitwiseCheck check_overlapped_launches(GdnPath path, GdnPathOptions options,
       run_layers(launcher, layer_inputs, kernels::LaunchOrder::serial, replays);
   const std::vector<GdnStepOutputs> overlapped =
       run_layers(launcher, layer_inputs, kernels::LaunchOrder::overlapped, replays);
-  BitwiseCheck check{"out, state and conv state of " + std::to_string(layer_inputs.size()) +
-                         " layers",
-                     0, 0};
+  BitwiseCheck check{
+      "out, state and conv state of " + std::to_string(layer_inputs.size()) + " layers", 0, 0};
   for (std::size_t i = 0; i < serial.size(); ++i) {
     count_mismatches(serial[i].out, overlapped[i].out, check);
     count_mismatches(serial[i].state, overlapped[i].state, check);

@@ -18,7 +18,6 @@ namespace layoutcheck::gpu {
 // @pre layer_inputs not empty, all of one shape and batch; replays > 0. options.launch is
 //      ignored (both orders run). Throws GpuError on a failed call.
 BitwiseCheck check_overlapped_launches(GdnPath path, GdnPathOptions options,
-                                       const std::vector<GdnStepInputs>& layer_inputs,
-                                       int replays);
+                                       const std::vector<GdnStepInputs>& layer_inputs, int replays);
 
 }  // namespace layoutcheck::gpu

@@ -301,8 +301,10 @@ PathResult path_from(const Member& value) {
 }
 
 BenchReport report_from(const Member& document) {
-  if (document["schema"].text() != kBenchReportSchema)
-    document["schema"].fail("is not " + std::string(kBenchReportSchema));
+  const std::string schema = document["schema"].text();
+  if (schema != kBenchReportSchema && schema != kOverlappedBenchReportSchema)
+    document["schema"].fail("is not " + std::string(kBenchReportSchema) + " or " +
+                            std::string(kOverlappedBenchReportSchema));
   BenchReport report;
   report.case_name = document["case"].text();
   report.command = document["command"].text();
@@ -316,12 +318,15 @@ BenchReport report_from(const Member& document) {
   const Member method = document["method"];
   report.method = {method["warmup_replays"].small_integer(), method["replays"].small_integer(),
                    method["hot_replays"].small_integer()};
-  // Absent from reports recorded before launches could overlap: those launched serially.
-  if (const std::optional<Member> launch = method.find("launch")) {
-    const std::string order = launch->text();
-    if (order != "serial" && order != "overlapped")
-      launch->fail("is not \"serial\" or \"overlapped\"");
-    report.method.overlapped_launches = order == "overlapped";
+  // The first format launches serially and has no launch member; the second names it.
+  if (schema == kOverlappedBenchReportSchema) {
+    if (method["launch"].text() != "overlapped")
+      method["launch"].fail("is not \"overlapped\" (a serial run is written as " +
+                            std::string(kBenchReportSchema) + ")");
+    report.method.overlapped_launches = true;
+  } else if (method.find("launch")) {
+    method["launch"].fail("has no place in " + std::string(kBenchReportSchema) +
+                          ", whose runs launch serially");
   }
   const Member copy = document["copy_bandwidth"];
   report.copy_bandwidth.bytes_per_copy = copy["bytes_per_copy"].integer();
@@ -344,9 +349,8 @@ BenchReport report_from(const Member& document) {
                        bounds["multi_step_output_rel_l2"].number(),
                        bounds["multi_step_state_rel_l2"].number(),
                        bounds["require_multi_step"].boolean(),
-                       bounds["require_determinism"].boolean()};
-  if (const std::optional<Member> overlapped = bounds.find("require_overlapped_launches"))
-    report.thresholds.require_overlapped_launches = overlapped->boolean();
+                       bounds["require_determinism"].boolean(),
+                       report.method.overlapped_launches};
   report.baseline = document["baseline"].text();
   for (const Member& pair : document["comparisons"].items())
     report.comparisons.emplace_back(pair["candidate"].text(), pair["reference"].text());
@@ -380,8 +384,8 @@ Json bench_report_to_json(const BenchReport& report) {
   Json paths = Json::array();
   for (const PathResult& path : report.paths) paths.push(path_json(report, path));
   const GateThresholds& bounds = report.thresholds;
-  // Launch order and its gate are written only when overlapped: a serial report reads as one
-  // recorded before launches could overlap.
+  // The launch order is written only when overlapped (kOverlappedBenchReportSchema); the gate's
+  // requirement follows from it and is not written at all.
   Json method = Json::object()
                     .set("warmup_replays", report.method.warmup_replays)
                     .set("replays", report.method.replays)
@@ -393,12 +397,11 @@ Json bench_report_to_json(const BenchReport& report) {
                         .set("multi_step_state_rel_l2", bounds.multi_step_state_rel_l2)
                         .set("require_multi_step", bounds.require_multi_step)
                         .set("require_determinism", bounds.require_determinism);
-  if (report.method.overlapped_launches) {
-    method.set("launch", "overlapped");
-    thresholds.set("require_overlapped_launches", bounds.require_overlapped_launches);
-  }
+  if (report.method.overlapped_launches) method.set("launch", "overlapped");
   Json document = Json::object();
-  document.set("schema", kBenchReportSchema)
+  document
+      .set("schema",
+           report.method.overlapped_launches ? kOverlappedBenchReportSchema : kBenchReportSchema)
       .set("case", report.case_name)
       .set("command", report.command)
       .set("device", report.device)

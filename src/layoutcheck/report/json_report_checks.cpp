@@ -47,12 +47,6 @@ void check_problem(const BenchReport& report) {
       reject_report_member(indexed("batches", i),
                            std::to_string(report.batches[i]) + " is listed twice");
   }
-  if (report.thresholds.require_overlapped_launches != report.method.overlapped_launches)
-    reject_report_member("thresholds.require_overlapped_launches",
-                         std::string("must be ") +
-                             (report.method.overlapped_launches ? "true" : "false") +
-                             " when the graphs launch " +
-                             (report.method.overlapped_launches ? "overlapped" : "serially"));
   if (report.sizes.empty()) reject_report_member("sizes", "no problem size recorded");
   for (const auto& [name, value] : report.sizes) require_positive("sizes." + name, value);
   if (report.case_name == kGdnCase)
@@ -147,6 +141,9 @@ void check_batches(const std::string& member, const BenchReport& report, const P
 }
 
 void check_path(const std::string& member, const BenchReport& report, const PathResult& path) {
+  if (path.gates.overlapped_launches && !report.method.overlapped_launches)
+    reject_report_member(member + ".gates.overlapped_launches",
+                         path.name + ": an overlapped-launch gate in a run that launches serially");
   if (path.gates.multi_step) check_multi_step(member + ".gates.multi_step", *path.gates.multi_step);
   if (const std::optional<ProbeGate>& probe = path.gates.probe)
     if (probe->elements < 0 || probe->misread < 0 || probe->misread > probe->elements)
