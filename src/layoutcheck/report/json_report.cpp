@@ -390,13 +390,6 @@ Json bench_report_to_json(const BenchReport& report) {
                     .set("warmup_replays", report.method.warmup_replays)
                     .set("replays", report.method.replays)
                     .set("hot_replays", report.method.hot_replays);
-  Json thresholds = Json::object()
-                        .set("output_rel_l2", bounds.output_rel_l2)
-                        .set("state_rel_l2", bounds.state_rel_l2)
-                        .set("multi_step_output_rel_l2", bounds.multi_step_output_rel_l2)
-                        .set("multi_step_state_rel_l2", bounds.multi_step_state_rel_l2)
-                        .set("require_multi_step", bounds.require_multi_step)
-                        .set("require_determinism", bounds.require_determinism);
   if (report.method.overlapped_launches) method.set("launch", "overlapped");
   Json document = Json::object();
   document
@@ -424,7 +417,13 @@ Json bench_report_to_json(const BenchReport& report) {
                                                                   report.launch_floor->node_us)));
   return document.set("minimum_traffic", bytes_json(report.minimum_traffic))
       .set("minimum_floor", floors)
-      .set("thresholds", thresholds)
+      .set("thresholds", Json::object()
+                             .set("output_rel_l2", bounds.output_rel_l2)
+                             .set("state_rel_l2", bounds.state_rel_l2)
+                             .set("multi_step_output_rel_l2", bounds.multi_step_output_rel_l2)
+                             .set("multi_step_state_rel_l2", bounds.multi_step_state_rel_l2)
+                             .set("require_multi_step", bounds.require_multi_step)
+                             .set("require_determinism", bounds.require_determinism))
       .set("baseline", report.baseline)
       .set("comparisons", comparisons)
       .set("paths", paths)
