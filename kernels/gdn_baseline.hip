@@ -156,7 +156,7 @@ __global__ void __launch_bounds__(kNormThreads)
     sum[0] += value * value;
   }
   wave::block_sum<1>(sum, scratch);
-  const float inverse_rms = 1.0f / sqrtf(sum[0] / static_cast<float>(d.V) + kNormEpsilon);
+  const float inverse_rms = inverse_sqrt(sum[0] / static_cast<float>(d.V) + kNormEpsilon);
   const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
   for (int v = static_cast<int>(threadIdx.x); v < d.V; v += kNormThreads) {
     const float gate = silu(bf16_at(row, FlatLayout::z(d, hv, v))) * bf16_at(args.norm_weight, v);

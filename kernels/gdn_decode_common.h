@@ -5,6 +5,7 @@
 
 #include "gdn_abi.h"
 #include "gdn_layouts.h"
+#include "launch_order.h"
 #include "layoutcheck/platform/bf16.h"
 #include "layoutcheck/platform/gpu_runtime.h"
 
@@ -20,6 +21,12 @@ __device__ inline float softplus(float x) {
 }
 __device__ inline float sigmoid(float x) {
   return 1.0f / (1.0f + expf(-x));
+}
+// 1 / sqrt(x) for the norms' scale factors: the hardware reciprocal root (within 2 ulp of the
+// exact one) instead of an IEEE root and a division on each norm's dependent chain, 0.15-0.2 µs at
+// batch 1 (kernels/PERF_NOTES.md, v17). Every path's kernels use it, so none gains on another.
+__device__ inline float inverse_sqrt(float x) {
+  return rsqrtf(x);
 }
 __device__ inline float bf16_at(const unsigned short* p, long long i) {
   return bf16_to_float(p[i]);
@@ -97,20 +104,43 @@ __device__ inline Gates make_gates(float a, float b, float A_log, float dt_bias)
 }
 
 // The raw inputs of one head's gates, loaded early (their round trip overlaps the staging) and
-// turned into Gates once they are needed.
+// turned into Gates once they are needed: the head's weights, which no previous kernel writes,
+// and the step's a and b from the ba row.
 struct GateInputs {
   unsigned short a, b;
   float A_log, dt_bias;
   __device__ Gates gates() const {
     return make_gates(bf16_to_float(a), bf16_to_float(b), A_log, dt_bias);
   }
+  __device__ void load_weights(const GdnDecodeArgs& args, int hv) {
+    A_log = args.A_log[hv];
+    dt_bias = args.dt_bias[hv];
+  }
+  template <class Layout>
+  __device__ void load_step(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv) {
+    const unsigned short* row = ba_row(args, b);
+    a = row[Layout::a(d, hv)];
+    this->b = row[Layout::b(d, hv)];
+  }
+  template <class Layout>
+  __device__ static void prefetch_step(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv) {
+    prefetch_to_l2(ba_row(args, b) + Layout::a(d, hv));
+    prefetch_to_l2(ba_row(args, b) + Layout::b(d, hv));
+  }
+
+ private:
+  __device__ static const unsigned short* ba_row(const GdnDecodeArgs& args, int b) {
+    return args.ba + b * args.ba_row_stride;
+  }
 };
 
 template <class Layout>
 __device__ inline GateInputs load_gate_inputs(const GdnDecodeArgs& args, const GdnDims& d, int b,
                                               int hv) {
-  const unsigned short* row = args.ba + b * args.ba_row_stride;
-  return {row[Layout::a(d, hv)], row[Layout::b(d, hv)], args.A_log[hv], args.dt_bias[hv]};
+  GateInputs inputs;
+  inputs.load_step<Layout>(args, d, b, hv);
+  inputs.load_weights(args, hv);
+  return inputs;
 }
 
 template <class Layout>
@@ -201,18 +231,24 @@ struct FastStaging {
   // fastest when nothing comes between them: splitting them cost 3.5 µs at batch 8); load_own()
   // then load_inputs() issue the same loads in two passes around the wait for the previous kernel:
   // first what that kernel cannot write (launch_order.h: the conv state's taps, the weights), then
-  // the step's inputs it may have produced (x of each conv item, z).
+  // the step's inputs it may have produced (x of each conv item, z). prefetch_inputs(), before
+  // the wait, pulls the lines load_inputs() will read into L2 (0.3 µs at batch 1 launched
+  // overlapped, kernels/PERF_NOTES.md v17).
   __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
                        int v0) {
-    load_items<true, true>(args, d, block, v0);
+    load_items<true, Inputs::load>(args, d, block, v0);
   }
   __device__ void load_own(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
                            int v0) {
-    load_items<true, false>(args, d, block, v0);
+    load_items<true, Inputs::skip>(args, d, block, v0);
+  }
+  __device__ void prefetch_inputs(const GdnDecodeArgs& args, const GdnDims& d,
+                                  const HeadBlock& block, int v0) {
+    load_items<false, Inputs::prefetch>(args, d, block, v0);
   }
   __device__ void load_inputs(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
                               int v0) {
-    load_items<false, true>(args, d, block, v0);
+    load_items<false, Inputs::load>(args, d, block, v0);
   }
 
   // @pre load(), or load_own() and load_inputs(), with the same arguments. The block's own V
@@ -247,7 +283,9 @@ struct FastStaging {
   }
 
  private:
-  template <bool kOwn, bool kInputs>
+  enum class Inputs { skip, load, prefetch };  // what load_items does with the step's inputs
+
+  template <bool kOwn, Inputs kInputs>
   __device__ void load_items(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
                              int v0) {
     const int b = block.b, h = block.h, hv = block.hv;
@@ -275,14 +313,16 @@ struct FastStaging {
 #pragma unroll
           for (int t = 0; t + 1 < kW; ++t) window[j][t] = conv[taps[j] + t];
         }
-        if constexpr (kInputs) window[j][kW - 1] = row[offset];
+        if constexpr (kInputs == Inputs::load) window[j][kW - 1] = row[offset];
+        if constexpr (kInputs == Inputs::prefetch) prefetch_to_l2(row + offset);
         if constexpr (kOwn) {
 #pragma unroll
           for (int t = 0; t < kW; ++t) weight[j][t] = args.conv_weight[channel * kW + t];
         }
       } else {
         const int v = v0 + i - kConvItems;
-        if constexpr (kInputs) window[j][0] = row[Layout::z(d, hv, v)];
+        if constexpr (kInputs == Inputs::load) window[j][0] = row[Layout::z(d, hv, v)];
+        if constexpr (kInputs == Inputs::prefetch) prefetch_to_l2(row + Layout::z(d, hv, v));
         if constexpr (kOwn) weight[j][0] = args.norm_weight[v];
       }
     }
@@ -361,8 +401,8 @@ __device__ inline QkNorm l2norm_qk(const float* q, const float* k, int K) {
   }
   for (float& sum : sums) sum = wave::group_sum<wave::kWaveSize>(sum);
   QkNorm norm;
-  norm.q_scale = (1.0f / sqrtf(sums[0] + kNormEpsilon)) * (1.0f / sqrtf(static_cast<float>(K)));
-  norm.k_scale = 1.0f / sqrtf(sums[1] + kNormEpsilon);
+  norm.q_scale = inverse_sqrt(sums[0] + kNormEpsilon) * (1.0f / sqrtf(static_cast<float>(K)));
+  norm.k_scale = inverse_sqrt(sums[1] + kNormEpsilon);
   norm.k_dot_q = sums[2] * norm.q_scale * norm.k_scale;
   return norm;
 }

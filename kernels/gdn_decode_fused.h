@@ -55,7 +55,7 @@ __device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d,
   const long long head = static_cast<long long>(block.b) * d.HV + block.hv;
   if (tiles == 1) {
     unsigned short* out = args.out + head * d.V;
-    const float inverse_rms = 1.0f / sqrtf(sum / static_cast<float>(d.V) + kNormEpsilon);
+    const float inverse_rms = inverse_sqrt(sum / static_cast<float>(d.V) + kNormEpsilon);
     for (int j = static_cast<int>(threadIdx.x); j < tile; j += static_cast<int>(blockDim.x))
       out[v0 + j] = float_to_bf16(o[j] * inverse_rms * gate[j]);
     return -1;
@@ -82,7 +82,7 @@ __device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const Gdn
   const volatile float* gated = args.workspace + head * d.V;
   float total = 0.0f;
   for (int t = 0; t < tiles; ++t) total += partials[t];  // fixed order: deterministic
-  const float inverse_rms = 1.0f / sqrtf(total / static_cast<float>(d.V) + kNormEpsilon);
+  const float inverse_rms = inverse_sqrt(total / static_cast<float>(d.V) + kNormEpsilon);
   unsigned short* out = args.out + head * d.V;
   for (int v = wave::lane_id(); v < d.V; v += wave::kWaveSize)
     out[v] = float_to_bf16(gated[v] * inverse_rms);
@@ -123,22 +123,29 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
 
   // The staging inputs and gates first, then the state: all in flight at once (they come back
   // first and are computed while the state is still arriving); or the state once the staging is
-  // back (StateLoads::after_staging, when every block has a multiprocessor to itself); or the
-  // state and the staging the previous kernel cannot write before waiting for it
-  // (StateLoads::before_wait, launched overlapped).
+  // back (StateLoads::after_staging, when every block has a multiprocessor to itself); or, before
+  // waiting for the previous kernel (StateLoads::before_wait, launched overlapped), the weights,
+  // the state and the staging that kernel cannot write, with the step's inputs prefetched into L2
+  // to be read after the wait.
   FastStaging<Layout, kKeyDim, Walk::kColumns, Walk::kThreads, kW> staging;
   Walk walk;
+  GateInputs gate_inputs;
   constexpr StateLoads kStateLoads = Walk::kStateLoads;
   if constexpr (kStateLoads == StateLoads::before_wait) {
+    gate_inputs.load_weights(args, hv);
     staging.load_own(args, d, block, v0);
     walk.load(state_row, d, hv, v0);
+    staging.prefetch_inputs(args, d, block, v0);
+    if (threadIdx.x == 0) GateInputs::prefetch_step<Layout>(args, d, b, hv);
   }
   await_previous_kernel();
-  if constexpr (kStateLoads == StateLoads::before_wait)
+  if constexpr (kStateLoads == StateLoads::before_wait) {
     staging.load_inputs(args, d, block, v0);
-  else
+    gate_inputs.load_step<Layout>(args, d, b, hv);
+  } else {
     staging.load(args, d, block, v0);
-  const GateInputs gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
+    gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
+  }
   if constexpr (kStateLoads == StateLoads::with_staging) walk.load(state_row, d, hv, v0);
   staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
   if constexpr (kStateLoads == StateLoads::after_staging) walk.load(state_row, d, hv, v0);

@@ -4,7 +4,7 @@
 // through gdn_kernels.h keeps:
 //   - before await_previous_kernel() it only reads, and only what the previous kernel on the
 //     stream cannot write (the caller's guarantee): a layer's own recurrent state, conv state and
-//     weights;
+//     weights; what it reads after the wait it may only prefetch (prefetch_to_l2);
 //   - every thread calls await_previous_kernel() before any other read or any write, and that
 //     call lets the next kernel start only once this one's wait is over, so when any kernel begins
 //     its early loads every kernel before the one it overlaps has finished.
@@ -33,6 +33,17 @@ __device__ inline void await_previous_kernel() {
 #if defined(LC_GPU_VENDOR_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// A hint that the line holding p is read soon: it is fetched into L2 and nothing else changes.
+// Safe before the wait even on what the previous kernel is still writing: the data is read (again)
+// after the wait, and L2 is where that kernel's writes land. Nothing on HIP.
+__device__ inline void prefetch_to_l2(const void* p) {
+#if defined(LC_GPU_VENDOR_NVIDIA) && defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+  (void)p;
 #endif
 }
 
