@@ -35,8 +35,9 @@ long long gdn_workspace_floats(long long batch, long long H, long long HV, long 
 //     (conv state, weights, activations) are back, so that their scattered loads are not served
 //     behind every block's state stream (kernels/PERF_NOTES.md v15);
 //   whole_early: as whole, but the fused kernel issues its state loads (and its conv state and
-//     weights) before it waits for the previous kernel: launched overlapped, the state streams in
-//     while that kernel finishes (launch_order.h). The recurrent kernel loads its state before
+//     weights) before it waits for the previous kernel, and prefetches the step's inputs into L2:
+//     launched overlapped, the state streams in while that kernel finishes (launch_order.h,
+//     kernels/PERF_NOTES.md v16-v17). The recurrent kernel loads its state before
 //     the wait in every split but whole_deferred, so there whole_early is whole.
 enum class StateSplit { whole, halves, quarters, streamed, whole_deferred, whole_early };
 // "whole", "halves", "quarters", "streamed", "whole-deferred", "whole-early"
