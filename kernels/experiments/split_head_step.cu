@@ -1,6 +1,6 @@
 // Experiment, not part of the build (kernels/PERF_NOTES.md, "Session 8: the split head, measured
-// before it is built", and v17): can a fused decode step that splits each value head over a thread block
-// cluster reach 3.5 µs a layer at batch 1? The bare state pass (state_pass_floor.cu) says the
+// before it is built", and v17): can a fused decode step that splits each value head over a thread
+// block cluster reach 3.5 µs a layer at batch 1? The bare state pass (state_pass_floor.cu) says the
 // traffic alone takes 3.14 µs with quarters and a cluster combine, launched overlapped; this one
 // adds the whole step's chain, so the answer comes before the library kernel is rewritten.
 //
@@ -93,6 +93,7 @@ enum : int {
   kFastRoots = 16,    // rsqrtf for the norms' roots
   kNoConvAfter = 32,  // the taps' share of the conv computed before the wait
   kPrefetch = 64,     // the step's input lines prefetched to L2 before the wait (a hint only)
+  kFoldNorm = 128,    // projections of the raw q, k; the l2norm scales applied after the sums
 };
 template <int kSplit, int kThreads, bool kShareQk = true, int kFlags = 0>
 __global__ void __launch_bounds__(kThreads) step(Layer L) {
@@ -247,6 +248,19 @@ __global__ void __launch_bounds__(kThreads) step(Layer L) {
   }
   if (tid == 0) qk_last = atomicAdd(qk_counter, 1) == kSharers - 1;
 
+  // kFoldNorm: the projections of the raw q and k first, so that the l2norm below overlaps them.
+  constexpr bool kFold = (kFlags & kFoldNorm) != 0;
+  float a[4] = {0, 0, 0, 0}, c[4] = {0, 0, 0, 0};
+  if constexpr (kFold) {
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) {
+      const int key = row0 + i * kRowStep;
+      const float kh = k[key], qh = q[key];
+      a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
+      c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
+    }
+  }
+
   // l2norm (every wave sums q, k itself) and the gates.
   float sums[3] = {0.0f, 0.0f, 0.0f};
   for (int i = lane; i < K; i += 32) {
@@ -269,13 +283,14 @@ __global__ void __launch_bounds__(kThreads) step(Layer L) {
   const float beta = 1.0f / (1.0f + expf(-bf16_to_float(b_raw)));
 
   // a = S^T khat, c = S^T qhat over the block's columns: lanes, then waves.
-  float a[4] = {0, 0, 0, 0}, c[4] = {0, 0, 0, 0};
+  if constexpr (!kFold) {
 #pragma unroll
-  for (int i = 0; i < kLoads; ++i) {
-    const int key = row0 + i * kRowStep;
-    const float kh = k[key] * k_scale, qh = q[key] * q_scale;
-    a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
-    c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
+    for (int i = 0; i < kLoads; ++i) {
+      const int key = row0 + i * kRowStep;
+      const float kh = k[key] * k_scale, qh = q[key] * q_scale;
+      a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
+      c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
+    }
   }
 #pragma unroll
   for (int m = 16; m >= kQuads; m /= 2)
@@ -294,8 +309,9 @@ __global__ void __launch_bounds__(kThreads) step(Layer L) {
     float a_sum = 0.0f, c_sum = 0.0f;
     for (int w = 0; w < kWaves; ++w)
       a_sum += reduction[w * 2 * C + col], c_sum += reduction[w * 2 * C + C + col];
+    if constexpr (kFold) a_sum *= k_scale, c_sum *= q_scale;
     const float uc = beta * (value[col] - decay * a_sum);
-    u[col] = uc;
+    u[col] = kFold ? uc * k_scale : uc;  // folded: the update multiplies the raw k
     o[col] = decay * c_sum + k_dot_q * uc;
   }
   __syncthreads();
@@ -329,7 +345,7 @@ __global__ void __launch_bounds__(kThreads) step(Layer L) {
 #pragma unroll
   for (int i = 0; i < kLoads; ++i) {
     const int key = row0 + i * kRowStep;
-    const float kh = k[key] * k_scale;
+    const float kh = kFold ? k[key] : k[key] * k_scale;
     const float* uc = u + 4 * quad;
     float4 t;
     t.x = decay * s[i].x + kh * uc[0], t.y = decay * s[i].y + kh * uc[1];
@@ -612,6 +628,10 @@ int main(int argc, char** argv) {
     ok = variant<1, 256, true, kBest | kPrefetch>("whole, rsqrtf+taps+prefetch", models) && ok;
     ok = variant<1, 256, true, kFastRoots | kPrefetch>("whole, rsqrtf+prefetch", models) && ok;
     ok = variant<1, 256, true, kInputsEarly>("ablation: inputs early", models) && ok;
+    ok = variant<1, 256, true, kFoldNorm>("whole, norm folded", models) && ok;
+    ok = variant<1, 256, true, kFastRoots | kPrefetch | kFoldNorm>("whole, rsqrtf+prefetch+fold",
+                                                                   models) &&
+         ok;
     ok = variant<1, 256>("whole, again", models) && ok;
     return ok ? 0 : 1;
   }
