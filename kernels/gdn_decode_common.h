@@ -117,20 +117,21 @@ struct GateInputs {
     dt_bias = args.dt_bias[hv];
   }
   template <class Layout>
-  __device__ void load_step(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv) {
-    const unsigned short* row = ba_row(args, b);
+  __device__ void load_step(const GdnDecodeArgs& args, const GdnDims& d, int sequence, int hv) {
+    const unsigned short* row = ba_row(args, sequence);
     a = row[Layout::a(d, hv)];
-    this->b = row[Layout::b(d, hv)];
+    b = row[Layout::b(d, hv)];
   }
   template <class Layout>
-  __device__ static void prefetch_step(const GdnDecodeArgs& args, const GdnDims& d, int b, int hv) {
-    prefetch_to_l2(ba_row(args, b) + Layout::a(d, hv));
-    prefetch_to_l2(ba_row(args, b) + Layout::b(d, hv));
+  __device__ static void prefetch_step(const GdnDecodeArgs& args, const GdnDims& d, int sequence,
+                                       int hv) {
+    prefetch_to_l2(ba_row(args, sequence) + Layout::a(d, hv));
+    prefetch_to_l2(ba_row(args, sequence) + Layout::b(d, hv));
   }
 
  private:
-  __device__ static const unsigned short* ba_row(const GdnDecodeArgs& args, int b) {
-    return args.ba + b * args.ba_row_stride;
+  __device__ static const unsigned short* ba_row(const GdnDecodeArgs& args, int sequence) {
+    return args.ba + sequence * args.ba_row_stride;
   }
 };
 
@@ -401,6 +402,7 @@ __device__ inline QkNorm l2norm_qk(const float* q, const float* k, int K) {
   }
   for (float& sum : sums) sum = wave::group_sum<wave::kWaveSize>(sum);
   QkNorm norm;
+  // K^-0.5 stays the exact root: a constant of the launch, off the dependent chain.
   norm.q_scale = inverse_sqrt(sums[0] + kNormEpsilon) * (1.0f / sqrtf(static_cast<float>(K)));
   norm.k_scale = inverse_sqrt(sums[1] + kNormEpsilon);
   norm.k_dot_q = sums[2] * norm.q_scale * norm.k_scale;

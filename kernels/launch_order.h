@@ -4,7 +4,7 @@
 // through gdn_kernels.h keeps:
 //   - before await_previous_kernel() it only reads, and only what the previous kernel on the
 //     stream cannot write (the caller's guarantee): a layer's own recurrent state, conv state and
-//     weights; what it reads after the wait it may only prefetch (prefetch_to_l2);
+//     weights; what it reads after the wait it may before the wait only prefetch (prefetch_to_l2);
 //   - every thread calls await_previous_kernel() before any other read or any write, and that
 //     call lets the next kernel start only once this one's wait is over, so when any kernel begins
 //     its early loads every kernel before the one it overlaps has finished.
