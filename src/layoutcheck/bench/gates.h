@@ -67,6 +67,12 @@ struct ProbeGate {
   std::int64_t misread = 0;
 };
 
+// The overlapped-launch gate's graph (gpu_bench/overlapped_launch_gate.h): this many layers, each
+// with its own random inputs, replayed this many times in each launch order; the bench runs it and
+// the report's method text describes it from these.
+inline constexpr int kOverlappedGateLayers = 4;
+inline constexpr int kOverlappedGateReplays = 2;
+
 struct GateRecord {
   std::vector<ReferenceCheck> reference;
   std::optional<MultiStepGate> multi_step;

@@ -73,6 +73,13 @@ double state_error(const GdnReference& reference, const std::vector<float>& stat
 
 }  // namespace
 
+void add_bitwise_differences(const GdnStepOutputs& a, const GdnStepOutputs& b,
+                             BitwiseCheck& check) {
+  check.elements += static_cast<std::int64_t>(a.out.size() + a.state.size() + a.conv_state.size());
+  check.mismatches += bitwise_mismatches(a.out, b.out) + bitwise_mismatches(a.state, b.state) +
+                      bitwise_mismatches(a.conv_state, b.conv_state);
+}
+
 struct GdnGateRunner::Expected {
   std::int64_t batch = 0;
   GdnStepInputs inputs;
@@ -158,13 +165,7 @@ void GdnGateRunner::check_single_steps(GdnRunner& path, GateRecord& record) {
     check.conv_state = compare_bitwise("conv state", first.conv_state, expected.exact.conv_state);
     record.reference.push_back(check);
 
-    const GdnStepOutputs second = path.step(expected.inputs);
-    BitwiseCheck& same = determinism.outputs;
-    same.elements +=
-        static_cast<std::int64_t>(first.out.size() + first.state.size() + first.conv_state.size());
-    same.mismatches += bitwise_mismatches(first.out, second.out) +
-                       bitwise_mismatches(first.state, second.state) +
-                       bitwise_mismatches(first.conv_state, second.conv_state);
+    add_bitwise_differences(first, path.step(expected.inputs), determinism.outputs);
   }
   record.determinism = determinism;
 }

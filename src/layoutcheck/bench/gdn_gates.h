@@ -30,6 +30,11 @@ struct GdnGatePlan {
   std::uint64_t seed = 0x1a70c4ecull;
 };
 
+// Adds the elements of a's output, state and conv state to check.elements, and those whose bits
+// differ from b's to check.mismatches (the determinism and overlapped-launch gates). Buffers of
+// different sizes count every element of the larger one as differing.
+void add_bitwise_differences(const GdnStepOutputs& a, const GdnStepOutputs& b, BitwiseCheck& check);
+
 // Progress lines for a terminal ("native: 1024-step gate, step 256"); may be empty.
 using GateProgress = std::function<void(const std::string&)>;
 

@@ -118,7 +118,7 @@ std::vector<OverlapGateCase> overlap_gate_cases(const GdnBenchOptions& options,
     seen.push_back(split);
     OverlapGateCase& gate = cases.emplace_back();
     gate.batch = batch;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < kOverlappedGateLayers; ++i)
       gate.layers.push_back(make_random_step_inputs(options.shape, layouts, batch,
                                                     7100 + static_cast<std::uint64_t>(i)));
   }
@@ -127,10 +127,12 @@ std::vector<OverlapGateCase> overlap_gate_cases(const GdnBenchOptions& options,
 
 BitwiseCheck run_overlap_gate(GdnPath path, const GdnPathOptions& path_options,
                               const std::vector<OverlapGateCase>& cases) {
-  BitwiseCheck total{"out, state and conv state of 4 layers at batch", 0, 0};
+  BitwiseCheck total;
   for (const OverlapGateCase& gate : cases) {
-    const BitwiseCheck check = check_overlapped_launches(path, path_options, gate.layers, 2);
-    total.what += (&gate == &cases.front() ? " " : ", ") + std::to_string(gate.batch);
+    const BitwiseCheck check =
+        check_overlapped_launches(path, path_options, gate.layers, kOverlappedGateReplays);
+    total.what +=
+        (&gate == &cases.front() ? check.what + " at batch " : ", ") + std::to_string(gate.batch);
     total.elements += check.elements;
     total.mismatches += check.mismatches;
   }

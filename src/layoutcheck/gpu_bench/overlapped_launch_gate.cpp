@@ -1,9 +1,9 @@
 #include "layoutcheck/gpu_bench/overlapped_launch_gate.h"
 
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 
+#include "layoutcheck/bench/gdn_gates.h"
 #include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu/gdn_device_layer.h"
 #include "layoutcheck/gpu/stream.h"
@@ -35,15 +35,6 @@ std::vector<GdnStepOutputs> run_layers(const GdnPathLauncher& launcher,
   return outputs;
 }
 
-// Adds the elements of a and b (same sizes) whose bits differ.
-template <class T>
-void count_mismatches(const std::vector<T>& a, const std::vector<T>& b, BitwiseCheck& check) {
-  if (a.size() != b.size()) throw std::logic_error("overlapped-launch gate: sizes differ");
-  check.elements += static_cast<std::int64_t>(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) ++check.mismatches;
-}
-
 }  // namespace
 
 BitwiseCheck check_overlapped_launches(GdnPath path, GdnPathOptions options,
@@ -59,11 +50,8 @@ BitwiseCheck check_overlapped_launches(GdnPath path, GdnPathOptions options,
       run_layers(launcher, layer_inputs, kernels::LaunchOrder::overlapped, replays);
   BitwiseCheck check{
       "out, state and conv state of " + std::to_string(layer_inputs.size()) + " layers", 0, 0};
-  for (std::size_t i = 0; i < serial.size(); ++i) {
-    count_mismatches(serial[i].out, overlapped[i].out, check);
-    count_mismatches(serial[i].state, overlapped[i].state, check);
-    count_mismatches(serial[i].conv_state, overlapped[i].conv_state, check);
-  }
+  for (std::size_t i = 0; i < serial.size(); ++i)
+    add_bitwise_differences(serial[i], overlapped[i], check);
   return check;
 }
 

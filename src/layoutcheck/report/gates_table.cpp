@@ -94,8 +94,10 @@ std::string render_gates_section(const BenchReport& report) {
   out << "- determinism: the same inputs run twice, every output bitwise identical\n";
   // The column exists only where the graphs launch overlapped: serial reports read as before.
   const bool overlapped = report.method.overlapped_launches;
+  static_assert(kOverlappedGateReplays == 2, "the text below says twice");
   if (overlapped)
-    out << "- overlapped launches: a graph of 4 layers, each with its own random inputs, replayed "
+    out << "- overlapped launches: a graph of " << kOverlappedGateLayers
+        << " layers, each with its own random inputs, replayed "
            "twice with every kernel launched overlapped, at the smallest batch of each split the "
            "fused kernel takes; every output, state and conv state bitwise identical to the same "
            "graph launched serially\n";
