@@ -83,9 +83,11 @@ struct StateTile {
       float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
       for (int i = 0; i < kLoadsPerThread; ++i) {
+        // The raw q and k: the l2norm's scales come after the sums, so its shuffles and roots
+        // overlap these multiply-adds instead of preceding them.
         const int row = group + i * kRowGroups;
-        const float kh = k[row] * norm.k_scale;
-        const float qh = q[row] * norm.q_scale;
+        const float kh = k[row];
+        const float qh = q[row];
         a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
         c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
       }
@@ -109,6 +111,8 @@ struct StateTile {
           a_sum += reduction[w * 2 * kTile + column];
           c_sum += reduction[w * 2 * kTile + kTile + column];
         }
+        a_sum *= norm.k_scale;
+        c_sum *= norm.q_scale;
         const ColumnUpdate update =
             delta_rule_column(a_sum, c_sum, value[column], gates, norm.k_dot_q);
         u_out[column] = update.u;
@@ -116,18 +120,18 @@ struct StateTile {
       }
       __syncthreads();
     } else {
-      float kh[4], qh[4];
+      float kh[4], qh[4];  // raw, the l2norm's scales after the sums (as above)
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        kh[j] = k[4 * quad + j] * norm.k_scale;
-        qh[j] = q[4 * quad + j] * norm.q_scale;
+        kh[j] = k[4 * quad + j];
+        qh[j] = q[4 * quad + j];
       }
 #pragma unroll
       for (int i = 0; i < kLoadsPerThread; ++i) {
         float a = s[i].x * kh[0] + s[i].y * kh[1] + s[i].z * kh[2] + s[i].w * kh[3];
         float c = s[i].x * qh[0] + s[i].y * qh[1] + s[i].z * qh[2] + s[i].w * qh[3];
-        a = wave::group_sum<kQuadsPerRow>(a);
-        c = wave::group_sum<kQuadsPerRow>(c);
+        a = wave::group_sum<kQuadsPerRow>(a) * norm.k_scale;
+        c = wave::group_sum<kQuadsPerRow>(c) * norm.q_scale;
         const int column = group + i * kRowGroups;
         const ColumnUpdate update = delta_rule_column(a, c, value[column], gates, norm.k_dot_q);
         u_row[i] = update.u;
