@@ -105,10 +105,13 @@ __device__ inline Gates make_gates(float a, float b, float A_log, float dt_bias)
 
 // The raw inputs of one head's gates, loaded early (their round trip overlaps the staging) and
 // turned into Gates once they are needed: the head's weights, which no previous kernel writes,
-// and the step's a and b from the ba row.
+// and the step's a and b from the ba row, located (locate_step) before they are read so that a
+// kernel launched overlapped has their addresses ready when its wait is over.
 struct GateInputs {
   unsigned short a, b;
   float A_log, dt_bias;
+  const unsigned short* a_at;
+  const unsigned short* b_at;
   __device__ Gates gates() const {
     return make_gates(bf16_to_float(a), bf16_to_float(b), A_log, dt_bias);
   }
@@ -117,21 +120,20 @@ struct GateInputs {
     dt_bias = args.dt_bias[hv];
   }
   template <class Layout>
-  __device__ void load_step(const GdnDecodeArgs& args, const GdnDims& d, int sequence, int hv) {
-    const unsigned short* row = ba_row(args, sequence);
-    a = row[Layout::a(d, hv)];
-    b = row[Layout::b(d, hv)];
+  __device__ void locate_step(const GdnDecodeArgs& args, const GdnDims& d, int sequence, int hv) {
+    const unsigned short* row = args.ba + sequence * args.ba_row_stride;
+    a_at = row + Layout::a(d, hv);
+    b_at = row + Layout::b(d, hv);
   }
-  template <class Layout>
-  __device__ static void prefetch_step(const GdnDecodeArgs& args, const GdnDims& d, int sequence,
-                                       int hv) {
-    prefetch_to_l2(ba_row(args, sequence) + Layout::a(d, hv));
-    prefetch_to_l2(ba_row(args, sequence) + Layout::b(d, hv));
+  // @pre locate_step().
+  __device__ void prefetch_step() const {
+    prefetch_to_l2(a_at);
+    prefetch_to_l2(b_at);
   }
-
- private:
-  __device__ static const unsigned short* ba_row(const GdnDecodeArgs& args, int sequence) {
-    return args.ba + sequence * args.ba_row_stride;
+  // @pre locate_step().
+  __device__ void load_step() {
+    a = *a_at;
+    b = *b_at;
   }
 };
 
@@ -139,7 +141,8 @@ template <class Layout>
 __device__ inline GateInputs load_gate_inputs(const GdnDecodeArgs& args, const GdnDims& d, int b,
                                               int hv) {
   GateInputs inputs;
-  inputs.load_step<Layout>(args, d, b, hv);
+  inputs.locate_step<Layout>(args, d, b, hv);
+  inputs.load_step();
   inputs.load_weights(args, hv);
   return inputs;
 }
@@ -215,9 +218,10 @@ __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, 
 // kernel can put other loads between them: load() issues every global load of the thread's items
 // into registers and returns at once; finish() computes them (conv + silu, the gate) into shared
 // memory. Issued before the state slice, the staging loads come back first and the conv, the
-// l2norm and the gates are computed while the slice is still arriving. The key head's raw conv
-// window (W-1 taps, then x) of every Q/K channel is kept in shared memory (qk_window, [2K][W]) so
-// that the block that shifts the shared conv state later needs no second read.
+// l2norm and the gates are computed while the slice is still arriving. Each thread keeps its
+// items' raw conv window (W-1 taps, then x) in registers, so that in the block that shifts the key
+// head's shared Q/K conv state every thread writes its own channels (shift_qk_conv_state) with no
+// second read: one store round instead of a wave's loop (kernels/PERF_NOTES.md, v18).
 template <class Layout, int kKeyDim, int kTile, int kThreads, int kW>
 struct FastStaging {
   static constexpr int kConvItems = 2 * kKeyDim + kTile;  // Q, K channels of the key head, V
@@ -226,7 +230,9 @@ struct FastStaging {
 
   unsigned short window[kPerThread][kW];  // taps then x; for Z items [0] is z
   unsigned short weight[kPerThread][kW];  // conv weights; for Z items [0] is the norm weight
-  int taps[kPerThread];
+  int taps[kPerThread];       // the conv item's W-1 taps in the conv state row
+  int input_at[kPerThread];   // the item's x (or z) in the qkvz row
+  const unsigned short* row;  // the sequence's qkvz row
 
   // Every global load of the thread's items. load() issues each item's loads together (measured
   // fastest when nothing comes between them: splitting them cost 3.5 µs at batch 8); load_own()
@@ -255,7 +261,7 @@ struct FastStaging {
   // @pre load(), or load_own() and load_inputs(), with the same arguments. The block's own V
   // channels' conv state is shifted here.
   __device__ void finish(const GdnDecodeArgs& args, const GdnDims& d, int b,
-                         const StagedHead& staged, unsigned short* qk_window) {
+                         const StagedHead& staged) {
     unsigned short* conv = conv_row(args, d, b);
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) {
@@ -269,8 +275,6 @@ struct FastStaging {
         const float y = silu(sum);
         if (i < 2 * kKeyDim) {
           (i < kKeyDim ? staged.q[i] : staged.k[i - kKeyDim]) = y;
-#pragma unroll
-          for (int t = 0; t < kW; ++t) qk_window[i * kW + t] = window[j][t];
         } else {
           staged.v[i - 2 * kKeyDim] = y;
 #pragma unroll
@@ -283,6 +287,19 @@ struct FastStaging {
     }
   }
 
+  // The key head's Q/K conv state, shifted by every thread of the block that arrived last at
+  // the key head's counter (arrive_qk), each for its own Q/K items. @pre load() or load_own().
+  __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d, int b) const {
+    unsigned short* conv = conv_row(args, d, b);
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j) {
+      const int i = static_cast<int>(threadIdx.x) + j * kThreads;
+      if (i >= 2 * kKeyDim) continue;
+#pragma unroll
+      for (int t = 0; t + 1 < kW; ++t) conv[taps[j] + t] = window[j][t + 1];
+    }
+  }
+
  private:
   enum class Inputs { skip, load, prefetch };  // what load_items does with the step's inputs
 
@@ -290,40 +307,41 @@ struct FastStaging {
   __device__ void load_items(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
                              int v0) {
     const int b = block.b, h = block.h, hv = block.hv;
-    const unsigned short* row = args.qkvz + b * args.qkvz_row_stride;
+    if constexpr (kOwn) row = args.qkvz + b * args.qkvz_row_stride;
     const unsigned short* conv = conv_row(args, d, b);
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) {
       const int i = static_cast<int>(threadIdx.x) + j * kThreads;
       if (i >= kItems) continue;
       if (i < kConvItems) {
-        int offset, channel;
-        if (i < kKeyDim) {
-          offset = Layout::q(d, h, i), channel = ConvLayout::q_channel(d, h, i);
-          taps[j] = ConvLayout::q_taps(d, h, i);
-        } else if (i < 2 * kKeyDim) {
-          const int k = i - kKeyDim;
-          offset = Layout::k(d, h, k), channel = ConvLayout::k_channel(d, h, k);
-          taps[j] = ConvLayout::k_taps(d, h, k);
-        } else {
-          const int v = v0 + i - 2 * kKeyDim;
-          offset = Layout::v(d, hv, v), channel = ConvLayout::v_channel(d, hv, v);
-          taps[j] = ConvLayout::v_taps(d, hv, v);
-        }
+        int channel = 0;
         if constexpr (kOwn) {
+          if (i < kKeyDim) {
+            input_at[j] = Layout::q(d, h, i), channel = ConvLayout::q_channel(d, h, i);
+            taps[j] = ConvLayout::q_taps(d, h, i);
+          } else if (i < 2 * kKeyDim) {
+            const int k = i - kKeyDim;
+            input_at[j] = Layout::k(d, h, k), channel = ConvLayout::k_channel(d, h, k);
+            taps[j] = ConvLayout::k_taps(d, h, k);
+          } else {
+            const int v = v0 + i - 2 * kKeyDim;
+            input_at[j] = Layout::v(d, hv, v), channel = ConvLayout::v_channel(d, hv, v);
+            taps[j] = ConvLayout::v_taps(d, hv, v);
+          }
 #pragma unroll
           for (int t = 0; t + 1 < kW; ++t) window[j][t] = conv[taps[j] + t];
         }
-        if constexpr (kInputs == Inputs::load) window[j][kW - 1] = row[offset];
-        if constexpr (kInputs == Inputs::prefetch) prefetch_to_l2(row + offset);
+        if constexpr (kInputs == Inputs::load) window[j][kW - 1] = row[input_at[j]];
+        if constexpr (kInputs == Inputs::prefetch) prefetch_to_l2(row + input_at[j]);
         if constexpr (kOwn) {
 #pragma unroll
           for (int t = 0; t < kW; ++t) weight[j][t] = args.conv_weight[channel * kW + t];
         }
       } else {
         const int v = v0 + i - kConvItems;
-        if constexpr (kInputs == Inputs::load) window[j][0] = row[Layout::z(d, hv, v)];
-        if constexpr (kInputs == Inputs::prefetch) prefetch_to_l2(row + Layout::z(d, hv, v));
+        if constexpr (kOwn) input_at[j] = Layout::z(d, hv, v);
+        if constexpr (kInputs == Inputs::load) window[j][0] = row[input_at[j]];
+        if constexpr (kInputs == Inputs::prefetch) prefetch_to_l2(row + input_at[j]);
         if constexpr (kOwn) weight[j][0] = args.norm_weight[v];
       }
     }
@@ -334,17 +352,13 @@ struct FastStaging {
   }
 };
 
-// The last block of key head h to arrive writes its conv state from the staged window.
-template <int kKeyDim, int kW>
-__device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDims& d, int b, int h,
-                                         const unsigned short* qk_window);
-
 // The blocks that read key head h's Q/K conv state (`sharers` of them) each arrive at a counter
 // once their reads are done; the last to arrive shifts the state and resets the counter. No block
 // waits for another, so there is no deadlock whatever the scheduling, and every block reads the
 // unshifted state. Arriving is split from acting so the atomic's round trip overlaps the state
 // work: thread 0 calls arrive_qk() right after the block synchronised on its staged values, and
-// wave 0 of the block that arrived last calls shift_qk_conv_state() at the end.
+// the block that arrived last shifts the state at the end (the fast kernels with every thread,
+// FastStaging::shift_qk_conv_state; the generic one with wave 0, shift_qk_conv_state()).
 __device__ inline int* qk_counter(const GdnDecodeArgs& args, const GdnDims& d, int b, int h) {
   return args.sync_counters + b * d.H + h;
 }
@@ -365,20 +379,6 @@ __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d,
     const int k = is_q ? i : i - d.K;
     const unsigned short x = row[is_q ? Layout::q(d, h, k) : Layout::k(d, h, k)];
     shift_taps(conv + (is_q ? ConvLayout::q_taps(d, h, k) : ConvLayout::k_taps(d, h, k)), x, d.W);
-  }
-}
-
-// Run by one wave (wave 0 of the block that arrived last).
-template <int kKeyDim, int kW>
-__device__ void shift_qk_conv_state_fast(const GdnDecodeArgs& args, const GdnDims& d, int b, int h,
-                                         const unsigned short* qk_window) {
-  if (threadIdx.x == 0) *qk_counter(args, d, b, h) = 0;  // every sharer has arrived
-  unsigned short* conv = args.conv_state + b * static_cast<long long>(d.conv_channels()) * (kW - 1);
-  for (int i = wave::lane_id(); i < 2 * kKeyDim; i += wave::kWaveSize) {
-    const int taps =
-        i < kKeyDim ? ConvLayout::q_taps(d, h, i) : ConvLayout::k_taps(d, h, i - kKeyDim);
-#pragma unroll
-    for (int t = 0; t + 1 < kW; ++t) conv[taps + t] = qk_window[i * kW + t + 1];
   }
 }
 

@@ -88,10 +88,10 @@ __device__ inline void finish_gated_rmsnorm(const GdnDecodeArgs& args, const Gdn
     out[v] = float_to_bf16(gated[v] * inverse_rms);
 }
 
-// The end of every fused launch, run by wave 0 alone so that no other wave waits for the
-// handshakes: thread 0 holds the arrival counts of the Q/K conv-state and norm handshakes, and the
-// last arrivals do the shared work. Returns whether this block shifts the Q/K conv state (wave 0
-// of the caller does, from what it staged).
+// The end of every fused launch, run by wave 0: thread 0 holds the arrival counts of the Q/K
+// conv-state and norm handshakes, and the last arrivals do the shared work. Returns whether this
+// block arrived last at the key head's Q/K counter and so shifts the Q/K conv state (the caller
+// does, from what it staged).
 __device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDims& d,
                                           const HeadBlock& block, int qk_arrived,
                                           int norm_arrived) {
@@ -109,7 +109,6 @@ __device__ inline bool finish_shared_work(const GdnDecodeArgs& args, const GdnDi
 template <class Layout, class Walk, int kKeyDim, int kValueDim, int kW>
 __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
     gdn_decode_fused_fast(GdnDecodeArgs args) {
-  __shared__ unsigned short qk_window[2 * kKeyDim * kW];
   __shared__ float q[kKeyDim];
   __shared__ float k[kKeyDim];
   __shared__ float value[Walk::kColumns];
@@ -133,21 +132,22 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   constexpr StateLoads kStateLoads = Walk::kStateLoads;
   if constexpr (kStateLoads == StateLoads::before_wait) {
     gate_inputs.load_weights(args, hv);
+    gate_inputs.locate_step<Layout>(args, d, b, hv);
     staging.load_own(args, d, block, v0);
     walk.load(state_row, d, hv, v0);
     staging.prefetch_inputs(args, d, block, v0);
-    if (threadIdx.x == 0) GateInputs::prefetch_step<Layout>(args, d, b, hv);
+    if (threadIdx.x == 0) gate_inputs.prefetch_step();
   }
   await_previous_kernel();
   if constexpr (kStateLoads == StateLoads::before_wait) {
     staging.load_inputs(args, d, block, v0);
-    gate_inputs.load_step<Layout>(args, d, b, hv);
+    gate_inputs.load_step();
   } else {
     staging.load(args, d, block, v0);
     gate_inputs = load_gate_inputs<Layout>(args, d, b, hv);
   }
   if constexpr (kStateLoads == StateLoads::with_staging) walk.load(state_row, d, hv, v0);
-  staging.finish(args, d, b, StagedHead{q, k, value, gate}, qk_window);
+  staging.finish(args, d, b, StagedHead{q, k, value, gate});
   if constexpr (kStateLoads == StateLoads::after_staging) walk.load(state_row, d, hv, v0);
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, block.h) : -1;
@@ -156,8 +156,18 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   const int norm_arrived = walk.step(
       state_row, d, hv, v0, q, k, norm, gates, value,
       [&](const float* o) { return gated_rmsnorm(args, d, block, v0, Walk::kColumns, o, gate); });
-  if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, block, qk_arrived, norm_arrived))
-    shift_qk_conv_state_fast<kKeyDim, kW>(args, d, b, block.h, qk_window);
+  // Every thread of the block that arrived last shifts its own Q/K channels: one barrier and a
+  // store round, shorter than the one wave's loop it replaced (kernels/PERF_NOTES.md, v18).
+  __shared__ bool shifts_qk;
+  if (threadIdx.x < wave::kWaveSize) {
+    const bool last = finish_shared_work(args, d, block, qk_arrived, norm_arrived);
+    if (threadIdx.x == 0) shifts_qk = last;
+  }
+  __syncthreads();
+  if (shifts_qk) {
+    if (threadIdx.x == 0) *qk_counter(args, d, b, block.h) = 0;  // every sharer has arrived
+    staging.shift_qk_conv_state(args, d, b);
+  }
 }
 
 // Any K, V (odd shapes): grid head_block_grid(args, 1), kGenericThreads threads, dynamic shared
