@@ -230,9 +230,9 @@ struct FastStaging {
 
   unsigned short window[kPerThread][kW];  // taps then x; for Z items [0] is z
   unsigned short weight[kPerThread][kW];  // conv weights; for Z items [0] is the norm weight
-  int taps[kPerThread];       // the conv item's W-1 taps in the conv state row
-  int input_at[kPerThread];   // the item's x (or z) in the qkvz row
-  const unsigned short* row;  // the sequence's qkvz row
+  int taps[kPerThread];                   // the conv item's W-1 taps in the conv state row
+  int input_at[kPerThread];               // the item's x (or z) in the qkvz row
+  const unsigned short* row;              // the sequence's qkvz row
 
   // Every global load of the thread's items. load() issues each item's loads together (measured
   // fastest when nothing comes between them: splitting them cost 3.5 µs at batch 8); load_own()

@@ -144,9 +144,9 @@ const std::vector<StateSplit>& all_state_splits() {
 // at batch 1; at batch 8 it would cost 18.2 against 16.5).
 // Launched overlapped, a head's state streams in during the previous kernel's tail when its block
 // starts early (whole_early: 4.54-4.56 against 5.67 µs for whole-deferred at batch 1, run 43;
-// 3.79 against 5.28 with v17's prefetch, run 53); with more heads than multiprocessors most
-// blocks start only as others leave, and the serial choice stands (batch 8: whole 15.83 against
-// whole-early 16.06, run 53).
+// 3.79 against 5.28 with v17's prefetch, run 53; 3.45 against 5.07 with v18, run 64); with more
+// heads than multiprocessors most blocks start only as others leave, and the serial choice stands
+// (batch 8: whole 15.83 against whole-early 16.06, run 53; 15.39 against 15.82, run 64).
 StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors, LaunchOrder launch) {
   const bool one_wave = args.batch * args.HV <= multiprocessors;
   if (one_wave)

@@ -545,8 +545,7 @@ void launch(const Layer& layer, int batch, bool overlapped, cudaStream_t stream)
     args.qkvz_row_stride = kRow, args.ba_row_stride = 2 * HV;
     args.state_row_stride = static_cast<long long>(HV) * K * V;
     config.gridDim = lk::head_block_grid(args, 1);
-    CK(cudaLaunchKernelEx(&config, lk::gdn_decode_fused_fast<lk::FlatLayout, Walk, K, V, W>,
-                          args));
+    CK(cudaLaunchKernelEx(&config, lk::gdn_decode_fused_fast<lk::FlatLayout, Walk, K, V, W>, args));
   } else {
     CK(cudaLaunchKernelEx(&config, step<kSplit, kThreads, kShareQk, kFlags>, layer));
   }
@@ -583,8 +582,8 @@ bool check(const HostLayer& host, int batch, const char* name) {
   const double s_rel = std::sqrt(s_err / s_norm);
   const bool conv_ok = conv == conv_ref;
   const bool ok = out_rel < 1e-2 && s_rel < 1e-5 && conv_ok;
-  std::printf("check %-22s batch %d: out max rel err %.2e, state rel L2 %.2e, conv %s: %s\n",
-              name, batch, out_rel, s_rel, conv_ok ? "bitwise" : "WRONG", ok ? "ok" : "FAILED");
+  std::printf("check %-22s batch %d: out max rel err %.2e, state rel L2 %.2e, conv %s: %s\n", name,
+              batch, out_rel, s_rel, conv_ok ? "bitwise" : "WRONG", ok ? "ok" : "FAILED");
   for (void* p : d.owned) CK(cudaFree(p));
   return ok;
 }
