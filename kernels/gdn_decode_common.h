@@ -240,7 +240,9 @@ struct FastStaging {
   // first what that kernel cannot write (launch_order.h: the conv state's taps, the weights), then
   // the step's inputs it may have produced (x of each conv item, z). prefetch_inputs(), before
   // the wait, pulls the lines load_inputs() will read into L2 (0.3 µs at batch 1 launched
-  // overlapped, kernels/PERF_NOTES.md v17).
+  // overlapped, kernels/PERF_NOTES.md v17). Both take the addresses load_own() found (@pre
+  // load_own() with the same arguments), so that after the wait only the loads are left to issue
+  // (v18).
   __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
                        int v0) {
     load_items<true, Inputs::load>(args, d, block, v0);
@@ -288,7 +290,8 @@ struct FastStaging {
   }
 
   // The key head's Q/K conv state, shifted by every thread of the block that arrived last at
-  // the key head's counter (arrive_qk), each for its own Q/K items. @pre load() or load_own().
+  // the key head's counter (arrive_qk), each for its own Q/K items. @pre load(), or load_own()
+  // and load_inputs(), with the same arguments (the new tap is the step's x).
   __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d, int b) const {
     unsigned short* conv = conv_row(args, d, b);
 #pragma unroll

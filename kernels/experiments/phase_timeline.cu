@@ -1,11 +1,12 @@
 // Experiment, not part of the build (kernels/PERF_NOTES.md, "Session 5: batch 1 phase by
 // phase"): the native fused kernel at batch 1, timed the bench's way (48 layers, each with its own
 // buffers, in one CUDA graph), with thread 0 of every block reading the SM's cycle counter at the
-// points phase_marks.patch marks with LC_PHASE_MARK(0..11). The whole-head kernel leaves the
-// workspace unused (it combines no norm across blocks), so each layer gets its own and the marks
-// go there: a store by thread 0, no atomic and no load on the kernel's path. Prints, per mark, the
-// median and spread over all blocks of the time since the block started, the kernel's span per
-// layer from %globaltimer, and the graph's time per layer. NVIDIA only, like state_pass_floor.cu:
+// points phase_marks.patch (regenerated for v18) marks with LC_PHASE_MARK(0..11). The whole-head
+// kernel leaves the workspace unused (it combines no norm across blocks), so each layer gets its
+// own and the marks go there: a store by thread 0, no atomic and no load on the kernel's path.
+// Prints, per mark, the median and spread over all blocks of the time since the block started, the
+// kernel's span per layer from %globaltimer, and the graph's time per layer. NVIDIA only, like
+// state_pass_floor.cu:
 //   mkdir /tmp/m && cp -r kernels src /tmp/m && patch -d /tmp/m -p1 <
 //     kernels/experiments/phase_marks.patch
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -DLAYOUTCHECK_GPU_CUDA=1

@@ -22,7 +22,7 @@
 // NVIDIA only (clusters):
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -I src -o /tmp/split_head_step
 //   kernels/experiments/split_head_step.cu && /tmp/split_head_step [whole]
-// (`whole`: the whole-head variants of v17 only.)
+// (`whole`: the whole-head variants only, those of v17 and v18 and the library's kernel.)
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -92,7 +92,7 @@ __device__ inline void cluster_wait() {
 // kFlags, on the whole head only: the library's choices and ablations (timed, some unchecked).
 enum : int {
   kOutFirst = 1,      // every wave sums o^2 and the output is stored before the state (library)
-  kWindowShared = 2,  // the Q/K windows also go to shared memory (the library's qk_window)
+  kWindowShared = 2,  // the Q/K windows also go to shared memory (v17's library, qk_window)
   kInputsEarly = 4,   // ablation: the step's inputs loaded before the wait
   kBare = 8,          // ablation: after the wait only the state is scaled and stored
   kFastRoots = 16,    // rsqrtf for the norms' roots
@@ -552,7 +552,8 @@ void launch(const Layer& layer, int batch, bool overlapped, cudaStream_t stream)
 }
 
 // One step from the host layer, against the fp64 reference: the largest output error relative
-// to the output's RMS, the state's relative L2 error, and whether the conv state is bitwise right.
+// to its element (below), the state's relative L2 error, and whether the conv state is bitwise
+// right.
 template <int kSplit, int kThreads, bool kShareQk, int kFlags>
 bool check(const HostLayer& host, int batch, const char* name) {
   std::vector<double> out_ref, state_ref;
