@@ -164,11 +164,11 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
 
 int run(const Options& options) {
   const DeviceInfo& device = current_device();
-  if (options.launch == kernels::LaunchOrder::overlapped && !device.overlapped_launches) {
-    std::cerr << "layoutcheck_gpu_timing: --overlapped: " << device.name
-              << " or this build cannot launch overlapped (NVIDIA sm_90+, kernels built for it)\n";
-    return 2;
-  }
+  if (options.launch == kernels::LaunchOrder::overlapped)
+    if (const auto refusal = overlapped_launch_refusal(device)) {
+      std::cerr << "layoutcheck_gpu_timing: --overlapped: " << *refusal << "\n";
+      return 2;
+    }
   std::cout << "device: " << device.name << " (" << device.arch << ", " << device.multiprocessors
             << " multiprocessors, L2 " << device.l2_bytes / (1 << 20) << " MiB)\n";
   const double bandwidth = copy_bandwidth();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "layoutcheck/gdn/random_problem.h"
 #include "layoutcheck/gdn/standard_layouts.h"
 #include "layoutcheck/gpu/check.h"
+#include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/gdn_device_layer.h"
 #include "layoutcheck/gpu/stream.h"
 #include "layoutcheck/gpu_bench/overlapped_launch_gate.h"
@@ -50,6 +52,31 @@ void expect_same_as_serial(GdnPath path, const GdnPathOptions& options,
                    << " has no overlapped launches (programmatic dependent launch): every " \
                       "launch there is serial";                                             \
   } while (false)
+
+// No GPU needed: the refusal is a function of what the device and the build can do.
+TEST(OverlappedLaunch, TheRefusalNamesTheDeviceAndWhatItLacks) {
+  gpu::DeviceInfo device;
+  device.name = "Some GPU";
+  device.arch = "gfx90a";
+  device.overlapped_launches = false;
+  const std::optional<std::string> refusal = gpu::overlapped_launch_refusal(device);
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_NE(refusal->find("Some GPU (gfx90a)"), std::string::npos) << *refusal;
+  EXPECT_NE(refusal->find("sm_90"), std::string::npos) << *refusal;
+  device.overlapped_launches = true;
+  EXPECT_FALSE(gpu::overlapped_launch_refusal(device).has_value());
+}
+
+// Where kernels cannot overlap, asking the library for it is an error, not a silent serial run
+// (HIP) or a race (kernels built without the wait).
+TEST(OverlappedLaunch, APathLaunchedOverlappedWhereItCannotBeIsRefused) {
+  LC_REQUIRE_GPU();
+  if (gpu::current_device().overlapped_launches)
+    GTEST_SKIP() << gpu::current_device().name << " launches overlapped: nothing to refuse";
+  GdnPathOptions options;
+  options.launch = kernels::LaunchOrder::overlapped;
+  EXPECT_THROW(gpu::GdnPathLauncher(GdnPath::native, options), gpu::GpuError);
+}
 
 TEST(OverlappedLaunch, EveryPathComputesWhatSerialLaunchesCompute) {
   LC_REQUIRE_OVERLAPPED_LAUNCHES();

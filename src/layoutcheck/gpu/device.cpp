@@ -65,4 +65,11 @@ const DeviceInfo& current_device() {
   return *probe.info;
 }
 
+std::optional<std::string> overlapped_launch_refusal(const DeviceInfo& device) {
+  if (device.overlapped_launches) return std::nullopt;
+  return device.name + " (" + device.arch + ") with this build cannot start a kernel before the " +
+         "previous one finishes (programmatic dependent launch needs an NVIDIA sm_90 or newer " +
+         "device and kernels built for it)";
+}
+
 }  // namespace layoutcheck::gpu

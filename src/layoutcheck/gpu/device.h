@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace layoutcheck::gpu {
@@ -31,5 +32,10 @@ inline bool gpu_available() {
 // The device everything runs on (device 0). @post throws GpuError with gpu_unavailable_reason()
 // when there is no usable GPU.
 const DeviceInfo& current_device();
+
+// Why kernels cannot be launched overlapped on `device` with this build (one line for an error
+// message), or nothing when they can: the one answer the bench, the timing tool and
+// GdnPathLauncher refuse an overlapped launch with.
+std::optional<std::string> overlapped_launch_refusal(const DeviceInfo& device);
 
 }  // namespace layoutcheck::gpu

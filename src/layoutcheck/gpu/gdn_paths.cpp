@@ -3,9 +3,21 @@
 #include <stdexcept>
 
 #include "kernels/gdn_kernels.h"
+#include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu/device.h"
 
 namespace layoutcheck::gpu {
+namespace {
+
+// Launched overlapped where it cannot be, a kernel built without the wait would race the one
+// before it, and on HIP the request would quietly run serially: refuse instead.
+void require_launch_order(kernels::LaunchOrder launch) {
+  if (launch != kernels::LaunchOrder::overlapped) return;
+  if (const auto refusal = overlapped_launch_refusal(current_device()))
+    throw GpuError("GDN path launched overlapped: " + *refusal);
+}
+
+}  // namespace
 
 std::string_view gdn_path_name(GdnPath path) {
   switch (path) {
@@ -36,7 +48,9 @@ const std::vector<GdnPath>& all_gdn_paths() {
 }
 
 GdnPathLauncher::GdnPathLauncher(GdnPath path, GdnPathOptions options)
-    : path_(path), options_(options) {}
+    : path_(path), options_(options) {
+  require_launch_order(options_.launch);
+}
 
 std::vector<GdnPathStage> GdnPathLauncher::stages() const {
   switch (path_) {
@@ -107,6 +121,7 @@ void GdnPathLauncher::enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace
   args.workspace_floats = static_cast<long long>(workspace.floats.size());
   const kernels::StateSplit split = split_for(shape, layer.batch());
   const StateOrder order = options_.state_order;
+  if (launch_override) require_launch_order(*launch_override);
   const kernels::LaunchOrder launch = launch_override.value_or(options_.launch);
 
   switch (path_) {

@@ -63,6 +63,8 @@ struct GdnPathStage {
 
 class GdnPathLauncher {
  public:
+  // @throws GpuError when options.launch is overlapped and the device or the build cannot
+  // (overlapped_launch_refusal).
   explicit GdnPathLauncher(GdnPath path, GdnPathOptions options = {});
 
   GdnPath path() const { return path_; }
@@ -75,7 +77,8 @@ class GdnPathLauncher {
 
   // Enqueues one decode step of `layer` on stream (no synchronisation; capturable). `launch`
   // overrides options().launch and keeps the splits chosen for it: a single step, or a graph whose
-  // launches share one layer's state, launches serially the kernels an overlapped graph times.
+  // launches share one layer's state, launches serially the kernels an overlapped graph times
+  // (an overlapped override is refused as the constructor refuses it).
   // @pre workspace made for layer's shape and batch.
   void enqueue(GdnDeviceLayer& layer, GdnPathWorkspace& workspace, hipStream_t stream,
                std::optional<kernels::LaunchOrder> launch = std::nullopt) const;

@@ -128,14 +128,16 @@ std::vector<OverlapGateCase> overlap_gate_cases(const GdnBenchOptions& options,
 BitwiseCheck run_overlap_gate(GdnPath path, const GdnPathOptions& path_options,
                               const std::vector<OverlapGateCase>& cases) {
   BitwiseCheck total;
+  std::string batches;
   for (const OverlapGateCase& gate : cases) {
     const BitwiseCheck check =
         check_overlapped_launches(path, path_options, gate.layers, kOverlappedGateReplays);
-    total.what +=
-        (&gate == &cases.front() ? check.what + " at batch " : ", ") + std::to_string(gate.batch);
+    total.what = check.what;  // the same for every case: the layers and what is compared
+    batches += (batches.empty() ? "" : ", ") + std::to_string(gate.batch);
     total.elements += check.elements;
     total.mismatches += check.mismatches;
   }
+  if (!batches.empty()) total.what += " at batch " + batches;
   return total;
 }
 
@@ -143,10 +145,9 @@ BitwiseCheck run_overlap_gate(GdnPath path, const GdnPathOptions& path_options,
 
 BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProgress& progress) {
   const DeviceInfo& device = current_device();  // throws GpuError "no GPU: ..." first
-  if (options.overlapped_launches && !device.overlapped_launches)
-    throw GpuError("--launch overlapped: " + device.name + " (" + device.arch +
-                   ") cannot start a kernel before the previous one finishes (programmatic "
-                   "dependent launch needs NVIDIA sm_90 or newer); run with --launch serial");
+  if (options.overlapped_launches)  // before the launch floor, which launches overlapped too
+    if (const auto refusal = overlapped_launch_refusal(device))
+      throw GpuError("--launch overlapped: " + *refusal + "; run with --launch serial");
   const kernels::LaunchOrder launch =
       options.overlapped_launches ? kernels::LaunchOrder::overlapped : kernels::LaunchOrder::serial;
   GdnPathOptions path_options;

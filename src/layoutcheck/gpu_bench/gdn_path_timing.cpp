@@ -13,6 +13,13 @@ GdnLayerStack make_layer_stack(const GdnStepInputs& inputs, std::int64_t layers)
   return stack;
 }
 
+GdnLayerStack make_layer_stack(const std::vector<GdnStepInputs>& layer_inputs) {
+  GdnLayerStack stack;
+  for (const GdnStepInputs& inputs : layer_inputs)
+    stack.push_back(std::make_unique<GdnDeviceLayer>(inputs));
+  return stack;
+}
+
 BatchTiming time_gdn_path(const GdnPathLauncher& launcher, GdnLayerStack& stack,
                           const TimingMethod& method, const Stream& stream) {
   if (stack.empty()) throw std::invalid_argument("path timing: no layers");

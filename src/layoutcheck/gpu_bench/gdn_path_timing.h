@@ -19,6 +19,8 @@ using GdnLayerStack = std::vector<std::unique_ptr<GdnDeviceLayer>>;
 
 // `layers` device layers, each uploaded from `inputs` (the same values, separate buffers).
 GdnLayerStack make_layer_stack(const GdnStepInputs& inputs, std::int64_t layers);
+// One device layer uploaded from each of `layer_inputs`.
+GdnLayerStack make_layer_stack(const std::vector<GdnStepInputs>& layer_inputs);
 
 // @pre stack not empty, every layer of the same shape and batch.
 BatchTiming time_gdn_path(const GdnPathLauncher& launcher, GdnLayerStack& stack,

@@ -7,6 +7,7 @@
 #include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu/gdn_device_layer.h"
 #include "layoutcheck/gpu/stream.h"
+#include "layoutcheck/gpu_bench/gdn_path_timing.h"
 
 namespace layoutcheck::gpu {
 
@@ -16,9 +17,7 @@ namespace {
 std::vector<GdnStepOutputs> run_layers(const GdnPathLauncher& launcher,
                                        const std::vector<GdnStepInputs>& layer_inputs,
                                        kernels::LaunchOrder launch, int replays) {
-  std::vector<std::unique_ptr<GdnDeviceLayer>> layers;
-  for (const GdnStepInputs& inputs : layer_inputs)
-    layers.push_back(std::make_unique<GdnDeviceLayer>(inputs));
+  GdnLayerStack layers = make_layer_stack(layer_inputs);
   const auto workspace =
       launcher.make_workspace(layer_inputs.front().shape, layer_inputs.front().batch);
   LC_GPU_CHECK(hipDeviceSynchronize());  // uploads and counter memsets are done
