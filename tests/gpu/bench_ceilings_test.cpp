@@ -1,6 +1,6 @@
 // The two measurements every bench figure is set against, on the device: the copy bandwidth and
 // the launch floor each give one positive sample per timed repetition, in a plausible range, and
-// refuse to time nothing.
+// refuse to time nothing. The launches that settle the launch cost first all run.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -8,6 +8,7 @@
 #include "gpu_test_support.h"
 #include "layoutcheck/gpu_bench/copy_bandwidth.h"
 #include "layoutcheck/gpu_bench/launch_floor.h"
+#include "layoutcheck/gpu_bench/launch_state.h"
 
 namespace layoutcheck::gpu {
 namespace {
@@ -25,6 +26,14 @@ TEST(BenchCeilings, LaunchFloorIsOneSamplePerReplayOfAFewMicroseconds) {
   EXPECT_EQ(floor.node.count, 7u);
   EXPECT_THROW(measure_launch_floor(stream, 0, 1, 1), std::invalid_argument);
   EXPECT_THROW(measure_launch_floor(stream, 4, 1, 0), std::invalid_argument);
+}
+
+TEST(BenchCeilings, SettlingRunsEveryLaunchAndRefusesNone) {
+  LC_REQUIRE_GPU();
+  const Stream stream;
+  EXPECT_EQ(settle_launch_state(stream, 13), 13);
+  EXPECT_EQ(settle_launch_state(stream), kSettlingLaunches);
+  EXPECT_THROW(settle_launch_state(stream, 0), std::invalid_argument);
 }
 
 TEST(BenchCeilings, CopyBandwidthCountsReadAndWrittenBytes) {

@@ -54,6 +54,23 @@ TEST(JsonReport, LaunchFloorRoundTripsAndMayBeAbsent) {
   EXPECT_THAT(render_markdown_report(back), ::testing::Not(::testing::HasSubstr("launch floor")));
 }
 
+TEST(JsonReport, SettlingLaunchesRoundTripAndMayBeAbsent) {
+  const Json json = bench_report_to_json(synthetic_gdn_report());
+  EXPECT_EQ(json["method"]["settling_launches"].as_int(), 32);
+  EXPECT_EQ(bench_report_from_json(json).method.settling_launches, 32);
+  EXPECT_EQ(load_error(replaced(json, {"method", "settling_launches"}, 0)),
+            "bench report JSON: method.settling_launches: must be 1 or more, got 0");
+
+  // Reports recorded before the bench settled the launch cost read, and say nothing of it.
+  BenchReport older = synthetic_gdn_report();
+  older.method.settling_launches = 0;
+  const Json older_json = bench_report_to_json(older);
+  EXPECT_EQ(older_json["method"].find("settling_launches"), nullptr);
+  const BenchReport back = bench_report_from_json(older_json);
+  EXPECT_EQ(back.method.settling_launches, 0);
+  EXPECT_THAT(render_markdown_report(back), ::testing::Not(HasSubstr("settled first")));
+}
+
 TEST(JsonReport, LaunchOrderAndItsGateRoundTrip) {
   const std::string text = render_json_report(overlapped_gdn_report());
   const Json json = Json::parse(text);

@@ -17,6 +17,7 @@
 #include "layoutcheck/gpu_bench/gdn_path_timing.h"
 #include "layoutcheck/gpu_bench/gdn_upstream_probe.h"
 #include "layoutcheck/gpu_bench/launch_floor.h"
+#include "layoutcheck/gpu_bench/launch_state.h"
 #include "layoutcheck/gpu_bench/overlapped_launch_gate.h"
 
 namespace layoutcheck::gpu {
@@ -159,6 +160,9 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
   const GdnShape& shape = options.shape;
   const Stream stream;
 
+  say("settling the launch cost: " + std::to_string(kSettlingLaunches) +
+      " launches outside any graph");
+  report.method.settling_launches = static_cast<int>(settle_launch_state(stream));
   say("copy bandwidth: " + std::to_string(options.copy_bytes >> 20) + " MiB device-to-device");
   report.copy_bandwidth = measure_copy_bandwidth(stream, options.copy_bytes, 3, 20);
   say("launch floor: a graph of " + std::to_string(options.layers) + " one-thread kernels");

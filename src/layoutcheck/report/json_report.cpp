@@ -328,6 +328,13 @@ BenchReport report_from(const Member& document) {
     method["launch"].fail("has no place in " + std::string(kBenchReportSchema) +
                           ", whose runs launch serially");
   }
+  // Reports recorded before the bench settled the launch cost have no settling_launches.
+  if (method.find("settling_launches")) {
+    report.method.settling_launches = method["settling_launches"].small_integer();
+    if (report.method.settling_launches < 1)
+      method["settling_launches"].fail("must be 1 or more, got " +
+                                       std::to_string(report.method.settling_launches));
+  }
   const Member copy = document["copy_bandwidth"];
   report.copy_bandwidth.bytes_per_copy = copy["bytes_per_copy"].integer();
   if (report.copy_bandwidth.bytes_per_copy <= 0)
@@ -391,6 +398,8 @@ Json bench_report_to_json(const BenchReport& report) {
                     .set("replays", report.method.replays)
                     .set("hot_replays", report.method.hot_replays);
   if (report.method.overlapped_launches) method.set("launch", "overlapped");
+  if (report.method.settling_launches > 0)
+    method.set("settling_launches", report.method.settling_launches);
   Json document = Json::object();
   document
       .set("schema",
