@@ -53,6 +53,12 @@ TEST_P(RecordedH200, LaunchedAsItsFolderSays) {
   }
 }
 
+// Each run timed in a process past its first launches, as a framework's is: a fresh one launches
+// every kernel faster (gpu_bench/launch_state.h), and so did its launch floor before session 10.
+TEST_P(RecordedH200, SettledTheLaunchCostBeforeTiming) {
+  EXPECT_GE(report_.method.settling_launches, 8) << "the H200 settles after about 8 launches";
+}
+
 TEST_P(RecordedH200, ReadsBackToTheSameText) {
   EXPECT_EQ(render_json_report(report_), text_);
 }
