@@ -172,7 +172,7 @@ int run(const Options& options) {
     }
   std::cout << "device: " << device.name << " (" << device.arch << ", " << device.multiprocessors
             << " multiprocessors, L2 " << device.l2_bytes / (1 << 20) << " MiB)\n";
-  // As the bench does: a fresh process launches faster than any framework's (launch_state.h).
+  // As the bench does: a fresh process may launch faster than it ever does after (launch_state.h).
   const std::int64_t settled = settle_launch_state(Stream(Stream::Kind::non_blocking));
   std::printf("settled first: %lld kernels launched outside any graph\n",
               static_cast<long long>(settled));

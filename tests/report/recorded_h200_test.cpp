@@ -53,8 +53,8 @@ TEST_P(RecordedH200, LaunchedAsItsFolderSays) {
   }
 }
 
-// Each run timed in a process past its first launches, as a framework's is: a fresh one launches
-// every kernel faster (gpu_bench/launch_state.h), and so did its launch floor before session 10.
+// Each run timed in a process past its first launches: a fresh one may replay every kernel
+// faster (gpu_bench/launch_state.h), as the launch floor was timed before session 10.
 TEST_P(RecordedH200, SettledTheLaunchCostBeforeTiming) {
   EXPECT_GE(report_.method.settling_launches, 8) << "the H200 settles after about 8 launches";
 }

@@ -40,8 +40,8 @@ struct TimingMethod {
   // may start while the previous one finishes (kernels/launch_order.h). The hot graph launches
   // serially either way: its launches share one layer's state.
   bool overlapped_launches = false;
-  // Kernels launched outside any graph before anything was timed, so that launches cost what
-  // they cost in any framework's process (gpu_bench/launch_state.h); 0 in reports recorded before
+  // Kernels launched outside any graph before anything was timed, so that everything is timed in
+  // the one launch state that reproduces (gpu_bench/launch_state.h); 0 in reports recorded before
   // the bench did so, whose launch floor was timed in a fresh process.
   int settling_launches = 0;
 };

@@ -51,9 +51,9 @@ void write_header(std::ostream& out, const BenchReport& report) {
            "times its launches (fairness table)\n";
   if (report.method.settling_launches > 0)
     out << "- settled first: " << report.method.settling_launches
-        << " kernels launched outside any graph before anything was timed, as any framework's "
-           "process has: a fresh process launches each graph kernel faster until it has "
-           "launched a few (kernels/PERF_NOTES.md, session 10)\n";
+        << " kernels launched outside any graph before anything was timed (until it has launched "
+           "a few, a process may replay graph kernels faster than it does after, and than a "
+           "plain CUDA program does: kernels/PERF_NOTES.md, session 10)\n";
   out << "- timing: one graph per path holding all " << report.layers
       << " layers, each with its own state and conv buffers; time/layer = replay time ÷ "
       << report.layers << "; " << report.method.warmup_replays << " warm-up + "
