@@ -5,27 +5,34 @@
 // against 5.80 serially. Here synthetic kernels, each with one property of the fused kernel (48
 // blocks of 256 threads, static shared memory and a barrier, 64 KB of state read and written a
 // block, a global atomic, 256 bytes of parameters, 2 or 32 KB of code, L2 prefetches before the
-// wait) and, with LSC_WITH_NATIVE, the library's native kernel itself (on zeros), are timed the
+// wait) and, with LSC_WITH_NATIVE, the library's native kernel itself (on zeros, and on random
+// values), are timed the
 // bench's way (a graph of 48 launches, each with its own buffers): fresh, then after 32
 // launches, 16 memsets, 32 launches each checked with cudaGetLastError, and (LSC_WITH_LIBRARY)
 // 32 of the library's own launch_counting_node. Buffers are set with copies, not memsets.
-// Answer (runs 78-84): no state changes anything here, in any of the builds below; the native
-// kernel reads 3.60-3.62 µs overlapped and 5.72-5.77 serially throughout, the library processes'
-// settled figures.
+// Answer (runs 78-87): no state changes anything here, in any of the builds below. The native
+// kernel reads 3.43-3.47 µs overlapped and 5.42-5.49 serially on random values throughout (the
+// library processes' fresh figures), 3.60-3.64 and 5.65-5.73 on zeros.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -o /tmp/lsc kernels/experiments/launch_state_cost.cu
 //   nvcc ... -cudart shared -o /tmp/lsc_shared kernels/experiments/launch_state_cost.cu
 //   nvcc ... -cudart shared -shared -Xcompiler -fPIC -DLSC_LIBRARY -o /tmp/liblsc.so \
 //     kernels/experiments/launch_state_cost.cu
 //   echo 'extern "C" int launch_state_cost(); int main() { return launch_state_cost(); }' \
 //     > /tmp/m.cpp && nvcc -cudart shared -o /tmp/lsc_so /tmp/m.cpp -L/tmp -llsc
+//   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -DLSC_WITH_NATIVE \
+//     -DLAYOUTCHECK_GPU_CUDA=1 -I. -Isrc -Ikernels -o /tmp/lsc_native \
+//     kernels/experiments/launch_state_cost.cu      (run 85: the native rows alone)
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared -DLSC_WITH_LIBRARY \
 //     -DLSC_WITH_NATIVE -DLAYOUTCHECK_GPU_CUDA=1 -I. -Isrc -Ikernels -o /tmp/lsc_lib \
 //     kernels/experiments/launch_state_cost.cu -Lbuild-gpu/kernels -llayoutcheck_gpu
 //     (after scripts/gpu-check.sh's build step; LD_LIBRARY_PATH=build-gpu/kernels:build-gpu/src)
+//   for t in nonblocking-kernels legacy-kernels blocking-kernels big-memsets; do
+//     /tmp/lsc_native $t; done              (run 86: native, fresh and after one kind of work)
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "cuda_check.h"
@@ -133,70 +140,12 @@ struct Layer {
   int* counters;
 };
 
-#ifdef LSC_WITH_NATIVE
-// The library's native fused kernel as the bench launches it at batch 1 overlapped (whole-early),
-// or serially (whole-deferred), on 48 layers of zeros, each with its own buffers and counters.
-namespace native {
-using namespace layoutcheck;
-using namespace layoutcheck::kernels;
-constexpr long long H = 16, HV = 48, K = 128, V = 128, W = 4;
-constexpr long long kQkvzRow = 2 * H * K + 2 * HV * V, kChannels = 2 * H * K + HV * V;
-using Early = LoadsBeforeWait<StateTile<StateHkv, 128, 128, 16>>;
-using Deferred = LoadsAfterStaging<StateTile<StateHkv, 128, 128, 16>>;
-
-template <class T>
-T* zeros(long long n) {
-  T* device = nullptr;
-  const std::vector<T> host(static_cast<std::size_t>(n), T{});
-  CK(cudaMalloc(&device, n * sizeof(T)));
-  CK(cudaMemcpy(device, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  return device;
-}
-
-std::vector<GdnDecodeArgs> make_layers() {
-  std::vector<GdnDecodeArgs> layers;
-  for (int i = 0; i < kLayers; ++i) {
-    GdnDecodeArgs args{};
-    args.qkvz = zeros<unsigned short>(kQkvzRow);
-    args.ba = zeros<unsigned short>(2 * HV);
-    args.conv_state = zeros<unsigned short>(kChannels * (W - 1));
-    args.state = zeros<float>(HV * K * V);
-    args.out = zeros<unsigned short>(HV * V);
-    args.conv_weight = zeros<unsigned short>(kChannels * W);
-    args.A_log = zeros<float>(HV);
-    args.dt_bias = zeros<float>(HV);
-    args.norm_weight = zeros<unsigned short>(V);
-    args.sync_counter_count = fused_sync_counters(1, H, HV);
-    args.sync_counters = zeros<int>(args.sync_counter_count);
-    args.workspace_floats = fused_workspace_floats(1, HV, V);
-    args.workspace = zeros<float>(args.workspace_floats);
-    args.batch = 1, args.H = H, args.HV = HV, args.K = K, args.V = V, args.W = W;
-    args.qkvz_row_stride = kQkvzRow, args.ba_row_stride = 2 * HV, args.state_row_stride = HV * K * V;
-    layers.push_back(args);
-  }
-  return layers;
-}
-
-double time_graph(const std::vector<Layer>&, cudaStream_t stream, bool overlapped) {
-  static const std::vector<GdnDecodeArgs> layers = make_layers();
+// Median µs per launch of a graph of whatever enqueue(stream) launches (kLayers of them).
+template <class Enqueue>
+double time_captured(cudaStream_t stream, Enqueue enqueue) {
   cudaGraph_t graph;
   CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  for (const GdnDecodeArgs& args : layers) {
-    cudaLaunchConfig_t config{};
-    config.gridDim = head_block_grid(args, 1);
-    config.blockDim = dim3(256);
-    config.stream = stream;
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = &attribute;
-    config.numAttrs = overlapped ? 1 : 0;
-    if (overlapped)
-      CK(cudaLaunchKernelEx(&config, gdn_decode_fused_fast<FlatLayout, Early, 128, 128, 4>, args));
-    else
-      CK(cudaLaunchKernelEx(&config, gdn_decode_fused_fast<FlatLayout, Deferred, 128, 128, 4>,
-                            args));
-  }
+  enqueue(stream);
   CK(cudaStreamEndCapture(stream, &graph));
   cudaGraphExec_t exec;
   CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
@@ -205,6 +154,98 @@ double time_graph(const std::vector<Layer>&, cudaStream_t stream, bool overlappe
   CK(cudaGraphDestroy(graph));
   std::sort(us.begin(), us.end());
   return us[us.size() / 2];
+}
+
+#ifdef LSC_WITH_NATIVE
+// The library's native fused kernel as the bench launches it at batch 1 overlapped (whole-early),
+// or serially (whole-deferred), on 48 layers of zeros or of random values (as
+// split_head_step.cu's), each with its own buffers and counters.
+namespace native {
+using namespace layoutcheck;
+using namespace layoutcheck::kernels;
+constexpr long long H = 16, HV = 48, K = 128, V = 128, W = 4;
+constexpr long long kQkvzRow = 2 * H * K + 2 * HV * V, kChannels = 2 * H * K + HV * V;
+using Early = LoadsBeforeWait<StateTile<StateHkv, 128, 128, 16>>;
+using Deferred = LoadsAfterStaging<StateTile<StateHkv, 128, 128, 16>>;
+
+bool random_values = false;  // else zeros
+
+// n values uniform in [-scale, scale] (bf16 bit patterns for unsigned short), or zeros.
+template <class T>
+T* upload(long long n, float scale) {
+  static unsigned seed = 12345u;
+  std::vector<T> host(static_cast<std::size_t>(n), T{});
+  if (random_values)
+    for (T& value : host) {
+      seed = seed * 1664525u + 1013904223u;
+      const float x = scale * (static_cast<float>(seed >> 8) / 8388608.0f - 1.0f);
+      if constexpr (sizeof(T) == 2) value = float_to_bf16(x);
+      else value = static_cast<T>(x);
+    }
+  T* device = nullptr;
+  CK(cudaMalloc(&device, n * sizeof(T)));
+  CK(cudaMemcpy(device, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  return device;
+}
+template <class T>
+T* zeros(long long n) {
+  const bool was = random_values;
+  random_values = false;
+  T* device = upload<T>(n, 0.0f);
+  random_values = was;
+  return device;
+}
+
+std::vector<GdnDecodeArgs> make_layers() {
+  std::vector<GdnDecodeArgs> layers;
+  for (int i = 0; i < kLayers; ++i) {
+    GdnDecodeArgs args{};
+    args.qkvz = upload<unsigned short>(kQkvzRow, 1.0f);
+    args.ba = upload<unsigned short>(2 * HV, 1.0f);
+    args.conv_state = upload<unsigned short>(kChannels * (W - 1), 1.0f);
+    args.state = upload<float>(HV * K * V, 0.05f);
+    args.out = zeros<unsigned short>(HV * V);
+    args.conv_weight = upload<unsigned short>(kChannels * W, 0.5f);
+    args.A_log = upload<float>(HV, 1.0f);
+    args.dt_bias = upload<float>(HV, 1.0f);
+    args.norm_weight = upload<unsigned short>(V, 1.0f);
+    args.sync_counter_count = fused_sync_counters(1, H, HV);
+    args.sync_counters = zeros<int>(args.sync_counter_count);
+    args.workspace_floats = fused_workspace_floats(1, HV, V);
+    args.workspace = zeros<float>(args.workspace_floats);
+    args.batch = 1, args.H = H, args.HV = HV, args.K = K, args.V = V, args.W = W;
+    args.qkvz_row_stride = kQkvzRow, args.ba_row_stride = 2 * HV;
+    args.state_row_stride = HV * K * V;
+    layers.push_back(args);
+  }
+  return layers;
+}
+
+template <bool kRandom>
+double time_graph(const std::vector<Layer>&, cudaStream_t stream, bool overlapped) {
+  static const std::vector<GdnDecodeArgs> layers = [] {
+    random_values = kRandom;
+    return make_layers();
+  }();
+  return time_captured(stream, [&](cudaStream_t s) {
+    for (const GdnDecodeArgs& args : layers) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = head_block_grid(args, 1);
+      config.blockDim = dim3(256);
+      config.stream = s;
+      cudaLaunchAttribute attribute{};
+      attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attribute.val.programmaticStreamSerializationAllowed = 1;
+      config.attrs = &attribute;
+      config.numAttrs = overlapped ? 1 : 0;
+      if (overlapped)
+        CK(cudaLaunchKernelEx(&config, gdn_decode_fused_fast<FlatLayout, Early, 128, 128, 4>,
+                              args));
+      else
+        CK(cudaLaunchKernelEx(&config, gdn_decode_fused_fast<FlatLayout, Deferred, 128, 128, 4>,
+                              args));
+    }
+  });
 }
 }  // namespace native
 #endif
@@ -237,17 +278,9 @@ void launch(const Layer& layer, cudaStream_t stream, bool overlapped) {
 
 template <int kMode>
 double time_graph(const std::vector<Layer>& layers, cudaStream_t stream, bool overlapped) {
-  cudaGraph_t graph;
-  CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  for (const Layer& layer : layers) launch<kMode>(layer, stream, overlapped);
-  CK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
-  std::vector<double> us = replay_us_per_layer(exec, stream, 10, 100, kLayers);
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
-  std::sort(us.begin(), us.end());
-  return us[us.size() / 2];
+  return time_captured(stream, [&](cudaStream_t s) {
+    for (const Layer& layer : layers) launch<kMode>(layer, s, overlapped);
+  });
 }
 
 // Fresh; after 32 launches; after 16 memsets more; after 32 launches each followed by
@@ -292,7 +325,9 @@ extern "C" int launch_state_cost() {
       {"48 x 256, 2048 multiply-adds (32 KB of code)", time_graph<kCode>},
       {"48 x 256, 64 KB prefetched, read after the wait, stored", time_graph<kPrefetch | kStore>},
 #ifdef LSC_WITH_NATIVE
-      {"the library's native kernel (whole-early / whole-deferred)", native::time_graph},
+      {"the library's native kernel on zeros (whole-early / whole-deferred)",
+       native::time_graph<false>},
+      {"the library's native kernel on random values", native::time_graph<true>},
 #endif
   };
   int* counter = nullptr;
@@ -325,13 +360,50 @@ extern "C" int launch_state_cost() {
                 overlapped ? "overlapped" : "serial");
     for (const Row& row : rows) {
       std::printf("| %s |", row.name);
-      for (int state = 0; state < kStates; ++state) std::printf(" %.3f |", row.us[state][overlapped]);
+      for (int state = 0; state < kStates; ++state)
+        std::printf(" %.3f |", row.us[state][overlapped]);
       std::printf("\n");
     }
   }
   return 0;
 }
 
+#ifdef LSC_WITH_NATIVE
+// One trigger per process, since a state once entered lasts: native on random values, fresh and
+// after 16 of `trigger` (run 86): kernels on a non-blocking stream, on the legacy default stream,
+// on a blocking stream, or 1 MiB memsets.
+int one_trigger(const char* trigger) {
+  cudaStream_t stream, blocking;
+  CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CK(cudaStreamCreate(&blocking));
+  int* buffer = nullptr;
+  CK(cudaMalloc(&buffer, 1 << 20));
+  const std::string what = trigger;
+  double us[2][2];
+  for (int state = 0; state < 2; ++state) {
+    if (state == 1)
+      for (int i = 0; i < 16; ++i) {
+        if (what == "nonblocking-kernels") settle_kernel<<<1, 1, 0, stream>>>(buffer);
+        if (what == "legacy-kernels") settle_kernel<<<1, 1>>>(buffer);
+        if (what == "blocking-kernels") settle_kernel<<<1, 1, 0, blocking>>>(buffer);
+        if (what == "big-memsets") CK(cudaMemset(buffer, 0, 1 << 20));
+      }
+    CK(cudaDeviceSynchronize());
+    for (int overlapped = 0; overlapped < 2; ++overlapped)
+      us[state][overlapped] = native::time_graph<true>({}, stream, overlapped != 0);
+  }
+  std::printf("| %s | %.3f | %.3f | %.3f | %.3f |\n", trigger, us[0][0], us[1][0], us[0][1],
+              us[1][1]);
+  return 0;
+}
+#endif
+
 #ifndef LSC_LIBRARY
-int main() { return launch_state_cost(); }
+int main(int argc, char** argv) {
+#ifdef LSC_WITH_NATIVE
+  if (argc > 1) return one_trigger(argv[1]);
+#endif
+  (void)argc, (void)argv;
+  return launch_state_cost();
+}
 #endif

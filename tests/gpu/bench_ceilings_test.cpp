@@ -28,7 +28,7 @@ TEST(BenchCeilings, LaunchFloorIsOneSamplePerReplayOfAFewMicroseconds) {
   EXPECT_THROW(measure_launch_floor(stream, 4, 1, 0), std::invalid_argument);
 }
 
-TEST(BenchCeilings, SettlingRunsEveryLaunchAndRefusesNone) {
+TEST(BenchCeilings, SettlingRunsEveryLaunchAndRefusesZero) {
   LC_REQUIRE_GPU();
   const Stream stream;
   EXPECT_EQ(settle_launch_state(stream, 13), 13);

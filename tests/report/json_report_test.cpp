@@ -68,6 +68,7 @@ TEST(JsonReport, SettlingLaunchesRoundTripAndMayBeAbsent) {
   EXPECT_EQ(older_json["method"].find("settling_launches"), nullptr);
   const BenchReport back = bench_report_from_json(older_json);
   EXPECT_EQ(back.method.settling_launches, 0);
+  EXPECT_EQ(render_json_report(back), render_json_report(older));
   EXPECT_THAT(render_markdown_report(back), ::testing::Not(HasSubstr("settled first")));
 }
 

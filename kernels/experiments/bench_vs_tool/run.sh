@@ -13,7 +13,9 @@
 #   bash kernels/experiments/bench_vs_tool/run.sh context   the same under serial launches, eager
 #                                                           module loading, 1 or 32 connections
 #   bash kernels/experiments/bench_vs_tool/run.sh nodes     the tool after N one-thread launches
-# Logs are packed into $OUT/bench-vs-tool.tar.gz; a line per run is printed.
+# Logs are packed into $OUT/bench-vs-tool.tar.gz; a line per run is printed. The patches are
+# against commit fbccb20, before the bench and the tool settled the launch cost (launch_state.h):
+# run it on that commit's tree (`git worktree add /tmp/t fbccb20`, then copy this folder in).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)

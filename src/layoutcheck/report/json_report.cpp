@@ -329,11 +329,10 @@ BenchReport report_from(const Member& document) {
                           ", whose runs launch serially");
   }
   // Reports recorded before the bench settled the launch cost have no settling_launches.
-  if (method.find("settling_launches")) {
-    report.method.settling_launches = method["settling_launches"].small_integer();
+  if (const std::optional<Member> settling = method.find("settling_launches")) {
+    report.method.settling_launches = settling->small_integer();
     if (report.method.settling_launches < 1)
-      method["settling_launches"].fail("must be 1 or more, got " +
-                                       std::to_string(report.method.settling_launches));
+      settling->fail("must be 1 or more, got " + std::to_string(report.method.settling_launches));
   }
   const Member copy = document["copy_bandwidth"];
   report.copy_bandwidth.bytes_per_copy = copy["bytes_per_copy"].integer();

@@ -49,11 +49,11 @@ void write_header(std::ostream& out, const BenchReport& report) {
         << launch->node.count
         << "): whatever it moves, no path takes less per layer than this "
            "times its launches (fairness table)\n";
-  if (report.method.settling_launches > 0)
-    out << "- settled first: " << report.method.settling_launches
-        << " kernels launched outside any graph before anything was timed (until it has launched "
-           "a few, a process may replay graph kernels faster than it does after, and than a "
-           "plain CUDA program does: kernels/PERF_NOTES.md, session 10)\n";
+  if (const int settling = report.method.settling_launches; settling > 0)
+    out << "- settled first: " << settling << (settling == 1 ? " kernel" : " kernels")
+        << " launched outside any graph before anything was timed, the state the gates leave the "
+           "bench in: until then a layoutcheck process replays graph kernels faster, for a reason "
+           "not found (kernels/PERF_NOTES.md, session 10)\n";
   out << "- timing: one graph per path holding all " << report.layers
       << " layers, each with its own state and conv buffers; time/layer = replay time ÷ "
       << report.layers << "; " << report.method.warmup_replays << " warm-up + "
