@@ -38,6 +38,7 @@
 #include "cuda_check.h"
 #include "graph_replays.h"
 #ifdef LSC_WITH_LIBRARY
+#include "kernels/gdn_kernels.h"
 #include "kernels/launch_floor_kernel.h"
 #endif
 #ifdef LSC_WITH_NATIVE
@@ -221,6 +222,24 @@ std::vector<GdnDecodeArgs> make_layers() {
   return layers;
 }
 
+#ifdef LSC_WITH_LIBRARY
+// The same kernel, the same buffers, launched by the library's own launch function (its copy of
+// the kernel, in liblayoutcheck_gpu's module): the first step of PERF_NOTES "Next experiments" 1,
+// prepared in session 10 and not yet run (the device time ran out).
+double time_library_launch(const std::vector<Layer>&, cudaStream_t stream, bool overlapped) {
+  static const std::vector<GdnDecodeArgs> layers = [] {
+    random_values = true;
+    return make_layers();
+  }();
+  return time_captured(stream, [&](cudaStream_t s) {
+    for (const GdnDecodeArgs& args : layers)
+      launch_gdn_decode_fused(QkvzLayout::flat, StateOrder::hkv, args,
+                              overlapped ? StateSplit::whole_early : StateSplit::whole_deferred, s,
+                              overlapped ? LaunchOrder::overlapped : LaunchOrder::serial);
+  });
+}
+#endif
+
 template <bool kRandom>
 double time_graph(const std::vector<Layer>&, cudaStream_t stream, bool overlapped) {
   static const std::vector<GdnDecodeArgs> layers = [] {
@@ -328,6 +347,9 @@ extern "C" int launch_state_cost() {
       {"the library's native kernel on zeros (whole-early / whole-deferred)",
        native::time_graph<false>},
       {"the library's native kernel on random values", native::time_graph<true>},
+#ifdef LSC_WITH_LIBRARY
+      {"the same, launched by the library", native::time_library_launch},
+#endif
 #endif
   };
   int* counter = nullptr;
