@@ -141,6 +141,21 @@ struct Layer {
   int* counters;
 };
 
+// A launch on `stream`, overlapped (programmatic dependent launch) or serial; `attribute` must
+// outlive the launch.
+cudaLaunchConfig_t launch_config(dim3 grid, dim3 block, cudaStream_t stream, bool overlapped,
+                                 cudaLaunchAttribute& attribute) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.stream = stream;
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = overlapped ? 1 : 0;
+  return config;
+}
+
 // Median µs per launch of a graph of whatever enqueue(stream) launches (kLayers of them).
 template <class Enqueue>
 double time_captured(cudaStream_t stream, Enqueue enqueue) {
@@ -248,15 +263,9 @@ double time_graph(const std::vector<Layer>&, cudaStream_t stream, bool overlappe
   }();
   return time_captured(stream, [&](cudaStream_t s) {
     for (const GdnDecodeArgs& args : layers) {
-      cudaLaunchConfig_t config{};
-      config.gridDim = head_block_grid(args, 1);
-      config.blockDim = dim3(256);
-      config.stream = s;
       cudaLaunchAttribute attribute{};
-      attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      attribute.val.programmaticStreamSerializationAllowed = 1;
-      config.attrs = &attribute;
-      config.numAttrs = overlapped ? 1 : 0;
+      const cudaLaunchConfig_t config =
+          launch_config(head_block_grid(args, 1), dim3(256), s, overlapped, attribute);
       if (overlapped)
         CK(cudaLaunchKernelEx(&config, gdn_decode_fused_fast<FlatLayout, Early, 128, 128, 4>,
                               args));
@@ -271,15 +280,10 @@ double time_graph(const std::vector<Layer>&, cudaStream_t stream, bool overlappe
 
 template <int kMode>
 void launch(const Layer& layer, cudaStream_t stream, bool overlapped) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3((kMode & kOneThread) ? 1 : kBlocks);
-  config.blockDim = dim3((kMode & kOneThread) ? 1 : kThreads);
-  config.stream = stream;
   cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &attribute;
-  config.numAttrs = overlapped ? 1 : 0;
+  const cudaLaunchConfig_t config =
+      launch_config(dim3((kMode & kOneThread) ? 1 : kBlocks),
+                    dim3((kMode & kOneThread) ? 1 : kThreads), stream, overlapped, attribute);
   if constexpr (kMode & kBigArgs) {
     BigArgs args{layer.buffer, layer.counters, {}};
     if (overlapped)
