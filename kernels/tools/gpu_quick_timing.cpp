@@ -3,7 +3,8 @@
 //
 // For each batch: `layers` layers, each with its own qkvz/ba/conv state/state/output buffers, are
 // captured into one graph per path (the adapters in the same graph as the kernel they feed);
-// warm-up replays, then timed replays with device events; per-layer time = replay / layers.
+// warm-up replays, then timed replays with device events, as the bench times them
+// (gpu_bench/graph_timing.h); per-layer time = replay / layers.
 // Also a hot figure (one layer replayed, cache resident) and the measured device-to-device copy
 // bandwidth, so every figure stands beside its floor. Prints a Markdown table last.
 //
@@ -19,20 +20,21 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
-#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "kernels/gdn_kernels.h"
+#include "layoutcheck/bench/statistics.h"
 #include "layoutcheck/gdn/random_problem.h"
 #include "layoutcheck/gdn/standard_layouts.h"
-#include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/gdn_paths.h"
 #include "layoutcheck/gpu/stream.h"
+#include "layoutcheck/gpu_bench/copy_bandwidth.h"
+#include "layoutcheck/gpu_bench/gdn_path_timing.h"
+#include "layoutcheck/gpu_bench/graph_timing.h"
 #include "layoutcheck/gpu_bench/launch_floor.h"
 #include "layoutcheck/gpu_bench/launch_state.h"
 
@@ -65,31 +67,6 @@ std::vector<std::int64_t> parse_list(const std::string& text) {
   return values;
 }
 
-double percentile(std::vector<double> values, double fraction) {
-  std::sort(values.begin(), values.end());
-  const std::size_t index = static_cast<std::size_t>(fraction * (values.size() - 1) + 0.5);
-  return values[std::min(index, values.size() - 1)];
-}
-
-// Device-to-device copy bandwidth, bytes read + written per second.
-double copy_bandwidth() {
-  const std::size_t bytes = std::size_t{1} << 30;
-  DeviceBuffer<unsigned char> source(bytes), target(bytes);
-  source.fill_bytes(1);
-  Stream stream;
-  Event start, stop;
-  std::vector<double> times;
-  for (int i = 0; i < 12; ++i) {
-    start.record(stream);
-    LC_GPU_CHECK(
-        hipMemcpyAsync(target.data(), source.data(), bytes, hipMemcpyDeviceToDevice, stream.get()));
-    stop.record(stream);
-    stop.synchronize();
-    if (i >= 2) times.push_back(stop.milliseconds_since(start) * 1e-3);
-  }
-  return 2.0 * bytes / percentile(times, 0.5);
-}
-
 // The fewest bytes a step can move (each input read once, each output written once).
 double minimum_bytes(const GdnShape& s, std::int64_t batch) {
   const double per_row = 2.0 * (s.qkvz_elements() + s.ba_elements()) +  // bf16 in
@@ -120,23 +97,9 @@ GdnStepInputs make_inputs(const GdnShape& shape, std::int64_t batch) {
   return inputs;
 }
 
-std::vector<double> time_graph(const Stream& stream, const Graph& graph, int replays) {
-  Event start, stop;
-  for (int i = 0; i < 3; ++i) graph.launch(stream);  // warm-up
-  stream.synchronize();
-  std::vector<double> times;
-  for (int i = 0; i < replays; ++i) {
-    start.record(stream);
-    graph.launch(stream);
-    stop.record(stream);
-    stop.synchronize();
-    times.push_back(stop.milliseconds_since(start) * 1e3);
-  }
-  return times;
-}
-
-Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDeviceLayer>>& layers,
-              const GdnShape& shape, std::int64_t batch, int replays) {
+// The bench's timing (graph_timing.h, statistics.h) with 3 warm-up replays.
+Row time_path(const GdnPathLauncher& launcher, GdnLayerStack& layers, const GdnShape& shape,
+              std::int64_t batch, int replays) {
   auto workspace = launcher.make_workspace(shape, batch);
   LC_GPU_CHECK(hipDeviceSynchronize());  // uploads and counter memsets are done
   Stream stream(Stream::Kind::non_blocking);
@@ -148,17 +111,17 @@ Row time_path(const GdnPathLauncher& launcher, std::vector<std::unique_ptr<GdnDe
     Graph graph(stream, [&](hipStream_t s) {
       for (auto& layer : layers) launcher.enqueue(*layer, *workspace, s);
     });
-    const std::vector<double> times = time_graph(stream, graph, replays);
-    const double per_layer = 1.0 / static_cast<double>(layers.size());
-    row.median_us = percentile(times, 0.5) * per_layer;
-    row.p10_us = percentile(times, 0.1) * per_layer;
-    row.p90_us = percentile(times, 0.9) * per_layer;
+    const Summary per_layer = summarize(
+        time_graph_replays(graph, stream, 3, replays, static_cast<double>(layers.size())));
+    row.median_us = per_layer.median;
+    row.p10_us = per_layer.p10;
+    row.p90_us = per_layer.p90;
   }
   {
     Graph hot(stream, [&](hipStream_t s) {
       launcher.enqueue(*layers.front(), *workspace, s, kernels::LaunchOrder::serial);
     });
-    row.hot_us = percentile(time_graph(stream, hot, replays), 0.5);
+    row.hot_us = summarize(time_graph_replays(hot, stream, 3, replays, 1.0)).median;
   }
   return row;
 }
@@ -176,7 +139,8 @@ int run(const Options& options) {
   const std::int64_t settled = settle_launch_state(Stream(Stream::Kind::non_blocking));
   std::printf("settled first: %lld kernels launched outside any graph\n",
               static_cast<long long>(settled));
-  const double bandwidth = copy_bandwidth();
+  const double bandwidth =
+      measure_copy_bandwidth(Stream(), std::int64_t{1} << 30, 2, 10).bytes_per_second();
   std::printf("device-to-device copy: %.2f TB/s (read + write)\n", bandwidth * 1e-12);
 
   const GdnShape shape;  // 16/48/128/128, W = 4
@@ -188,9 +152,7 @@ int run(const Options& options) {
   std::vector<Row> rows;
   for (std::int64_t batch : options.batches) {
     const GdnStepInputs inputs = make_inputs(shape, batch);
-    std::vector<std::unique_ptr<GdnDeviceLayer>> layers;
-    for (int i = 0; i < options.layers; ++i)
-      layers.push_back(std::make_unique<GdnDeviceLayer>(inputs));
+    GdnLayerStack layers = make_layer_stack(inputs, options.layers);
     std::vector<GdnPathLauncher> launchers;
     GdnPathOptions chosen;
     chosen.launch = options.launch;
