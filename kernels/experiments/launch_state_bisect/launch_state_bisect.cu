@@ -1,0 +1,232 @@
+// Experiment, not part of the build (kernels/PERF_NOTES.md, "Session 11"): which piece of a
+// layoutcheck process makes its graph kernels slower once it has made about 8 launches or memsets
+// outside any graph (Session 10: native at batch 1, 3.45 -> 3.57 µs overlapped, 5.42 -> 5.80
+// serially), when a plain CUDA program (launch_state_cost.cu) never slows down?
+//
+// One process per configuration, since the slower state, once entered, lasts. The process times
+// the native path at batch 1 (48 layers, a graph per launch order) the timing tool's way, fresh,
+// then after `trigger`, and prints one table row. Each flag swaps one of the tool's pieces for
+// the plain program's:
+//   own-workspaces   a workspace (sync counters, floats) per layer instead of one for all
+//   compiled-kernel  the native kernel compiled into this program, launched here with the same
+//                    arguments, instead of the library's launch_gdn_decode_fused
+//   raw-graph        cudaStreamBeginCapture (global mode) and cudaGraphLaunch here instead of the
+//                    library's Graph (thread-local capture), timed with raw-timer's loop
+//   raw-timer        the events and loop here instead of time_graph_replays
+//   raw-stream       a stream made here instead of the library's Stream
+//   own-buffers      each layer's buffers allocated and uploaded here (launch_state_cost.cu's
+//                    values) instead of GdnDeviceLayer's
+// Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
+// one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes).
+//
+//   OUT=/tmp/gc GPU_CHECK_STEPS="build" bash scripts/gpu-check.sh
+//   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared \
+//     -DLAYOUTCHECK_GPU_CUDA=1 -I. -Isrc -Ikernels -o /tmp/bisect \
+//     kernels/experiments/launch_state_bisect/launch_state_bisect.cu -Lbuild-gpu/kernels -Lbuild-gpu/src \
+//     -llayoutcheck_gpu -llayoutcheck
+//   LD_LIBRARY_PATH=build-gpu/kernels:build-gpu/src /tmp/bisect library raw-graph
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../cuda_check.h"
+#include "gdn_decode_fused.h"
+#include "../graph_replays.h"
+#include "kernels/gdn_kernels.h"
+#include "layoutcheck/gdn/random_problem.h"
+#include "layoutcheck/gdn/standard_layouts.h"
+#include "layoutcheck/gpu/device.h"
+#include "layoutcheck/gpu/gdn_paths.h"
+#include "layoutcheck/gpu/stream.h"
+#include "layoutcheck/gpu_bench/gdn_path_timing.h"
+#include "layoutcheck/gpu_bench/graph_timing.h"
+#include "layoutcheck/gpu_bench/launch_state.h"
+
+namespace {
+
+using namespace layoutcheck;
+using namespace layoutcheck::gpu;
+using kernels::LaunchOrder;
+
+constexpr int kLayers = 48, kReplays = 100, kWarmup = 3;
+std::set<std::string> flags;
+bool has(const char* flag) { return flags.count(flag) != 0; }
+
+__global__ void own_settle_kernel(unsigned* counter) { *counter += 1; }
+
+template <class T>
+T* device_copy(const std::vector<T>& host) {
+  T* device = nullptr;
+  CK(cudaMalloc(&device, host.size() * sizeof(T)));
+  CK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return device;
+}
+
+// One layer's kernel arguments over buffers and a workspace, and what owns them.
+struct LayerArgs {
+  std::vector<GdnDecodeArgs> args;
+  GdnLayerStack stack;
+  std::vector<std::unique_ptr<GdnPathWorkspace>> workspaces;
+};
+
+// Workspaces zeroed by copies, not memsets (memsets are one of the triggers).
+std::unique_ptr<GdnPathWorkspace> zeroed_workspace(const GdnShape& shape) {
+  auto workspace = std::make_unique<GdnPathWorkspace>();
+  workspace->shape = shape;
+  workspace->batch = 1;
+  workspace->sync_counters = DeviceBuffer<int>(std::vector<int>(
+      static_cast<std::size_t>(kernels::gdn_sync_counters(1, shape.H, shape.HV)), 0));
+  workspace->floats = DeviceBuffer<float>(std::vector<float>(
+      static_cast<std::size_t>(kernels::gdn_workspace_floats(1, shape.H, shape.HV, shape.K,
+                                                             shape.V)),
+      0.0f));
+  return workspace;
+}
+
+LayerArgs make_layers(const GdnStepInputs& inputs) {
+  LayerArgs layers;
+  layers.stack = make_layer_stack(inputs, kLayers);
+  const int workspaces = has("own-workspaces") ? kLayers : 1;
+  for (int i = 0; i < workspaces; ++i) layers.workspaces.push_back(zeroed_workspace(inputs.shape));
+  for (int i = 0; i < kLayers; ++i) {
+    GdnDecodeArgs args = layers.stack[i]->args();
+    if (has("own-buffers")) {  // the same values, in buffers allocated here
+      args.qkvz = device_copy(inputs.qkvz);
+      args.ba = device_copy(inputs.ba);
+      args.conv_state = device_copy(inputs.conv_state);
+      args.state = device_copy(inputs.state);
+      args.out = device_copy(std::vector<bf16_bits>(static_cast<std::size_t>(
+          inputs.shape.HV * inputs.shape.V)));
+    }
+    const GdnPathWorkspace& workspace = *layers.workspaces[has("own-workspaces") ? i : 0];
+    args.sync_counters = const_cast<int*>(workspace.sync_counters.data());
+    args.sync_counter_count = static_cast<long long>(workspace.sync_counters.size());
+    args.workspace = const_cast<float*>(workspace.floats.data());
+    args.workspace_floats = static_cast<long long>(workspace.floats.size());
+    layers.args.push_back(args);
+  }
+  return layers;
+}
+
+void enqueue(const LayerArgs& layers, cudaStream_t stream, LaunchOrder launch) {
+  using namespace layoutcheck::kernels;
+  using State = StateTile<StateHkv, 128, 128, 16>;
+  for (const GdnDecodeArgs& args : layers.args) {
+    if (!has("compiled-kernel")) {
+      launch_gdn_decode_fused(QkvzLayout::flat, StateOrder::hkv, args,
+                              launch == LaunchOrder::overlapped ? StateSplit::whole_early
+                                                                : StateSplit::whole_deferred,
+                              stream, launch);
+      continue;
+    }
+    cudaLaunchAttribute overlap{};
+    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    overlap.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = head_block_grid(args, 1);
+    config.blockDim = dim3(256);
+    config.stream = stream;
+    config.attrs = &overlap;
+    config.numAttrs = launch == LaunchOrder::overlapped ? 1 : 0;
+    if (launch == LaunchOrder::overlapped)
+      CK(cudaLaunchKernelEx(&config,
+                            gdn_decode_fused_fast<FlatLayout, LoadsBeforeWait<State>, 128, 128, 4>,
+                            args));
+    else
+      CK(cudaLaunchKernelEx(
+          &config, gdn_decode_fused_fast<FlatLayout, LoadsAfterStaging<State>, 128, 128, 4>, args));
+  }
+}
+
+double median(std::vector<double> us) {
+  std::sort(us.begin(), us.end());
+  return us[us.size() / 2];
+}
+
+double time_native(const LayerArgs& layers, const Stream& library_stream, cudaStream_t stream,
+                   LaunchOrder launch) {
+  if (has("raw-graph")) {
+    cudaGraph_t graph;
+    CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    enqueue(layers, stream, launch);
+    CK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+    const double us = median(replay_us_per_layer(exec, stream, kWarmup, kReplays, kLayers));
+    CK(cudaGraphExecDestroy(exec));
+    CK(cudaGraphDestroy(graph));
+    return us;
+  }
+  // The library's Graph needs the library's Stream; raw-stream applies to the raw graph only.
+  const Graph graph(library_stream, [&](hipStream_t s) { enqueue(layers, s, launch); });
+  if (!has("raw-timer"))
+    return median(time_graph_replays(graph, library_stream, kWarmup, kReplays, kLayers));
+  for (int i = 0; i < kWarmup; ++i) graph.launch(library_stream);
+  cudaEvent_t start, stop;
+  CK(cudaEventCreate(&start));
+  CK(cudaEventCreate(&stop));
+  std::vector<double> us;
+  for (int i = 0; i < kReplays; ++i) {
+    CK(cudaEventRecord(start, library_stream.get()));
+    graph.launch(library_stream);
+    CK(cudaEventRecord(stop, library_stream.get()));
+    CK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, start, stop));
+    us.push_back(ms * 1e3 / kLayers);
+  }
+  CK(cudaEventDestroy(start));
+  CK(cudaEventDestroy(stop));
+  return median(us);
+}
+
+void trigger(const std::string& what, const Stream& library_stream, cudaStream_t stream) {
+  unsigned* counter = nullptr;
+  CK(cudaMalloc(&counter, sizeof(unsigned)));
+  if (what == "library") (void)settle_launch_state(library_stream);
+  if (what == "own")
+    for (int i = 0; i < 32; ++i) own_settle_kernel<<<1, 1, 0, stream>>>(counter);
+  if (what == "memsets")
+    for (int i = 0; i < 16; ++i) CK(cudaMemset(counter, 0, sizeof(unsigned)));
+  CK(cudaDeviceSynchronize());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: launch_state_bisect none|library|own|memsets [flags]\n");
+    return 2;
+  }
+  const std::string what = argv[1];
+  std::string names;
+  for (int i = 2; i < argc; ++i) {
+    flags.insert(argv[i]);
+    names += std::string(names.empty() ? "" : " ") + argv[i];
+  }
+  (void)current_device();  // as the tool does first
+  const GdnShape shape;    // 16/48/128/128, W = 4
+  const GdnStepInputs inputs = make_random_step_inputs(shape, flat_gdn_layouts(shape), 1, 1234);
+  const LayerArgs layers = make_layers(inputs);
+  const Stream library_stream(Stream::Kind::non_blocking);
+  cudaStream_t raw_stream = nullptr;
+  CK(cudaStreamCreateWithFlags(&raw_stream, cudaStreamNonBlocking));
+  const cudaStream_t stream = has("raw-stream") ? raw_stream : library_stream.get();
+  CK(cudaDeviceSynchronize());
+
+  double us[2][2];  // [fresh, after][serial, overlapped]
+  for (int state = 0; state < 2; ++state) {
+    if (state == 1) trigger(what, library_stream, stream);
+    for (int overlapped = 0; overlapped < 2; ++overlapped)
+      us[state][overlapped] = time_native(layers, library_stream, stream,
+                                          overlapped ? LaunchOrder::overlapped : LaunchOrder::serial);
+  }
+  std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f |\n", names.empty() ? "the tool's" : names.c_str(),
+              what.c_str(), us[0][0], us[1][0], us[0][1], us[1][1]);
+  return 0;
+}
