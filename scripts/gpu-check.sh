@@ -111,3 +111,5 @@ cat "$summary"
 [[ -f $logs/timing.log ]] && sed -n '/^device/,/^device-to/p;/^launch floor/p;/^GDN decode/,$p' "$logs/timing.log"
 [[ -f $logs/timing_overlapped.log ]] &&
   sed -n '/^launch floor/p;/^GDN decode/,$p' "$logs/timing_overlapped.log" | grep -vE " \| (halves|quarters) \|"
+# Non-zero when any step failed (or ran out of time), zero otherwise, whichever steps ran.
+! grep -qE "rc=[1-9]" "$summary"
