@@ -16,6 +16,9 @@
 //   raw-stream       a stream made here instead of the library's Stream
 //   own-buffers      each layer's buffers allocated and uploaded here (launch_state_cost.cu's
 //                    values) instead of GdnDeviceLayer's
+// and two change the order:
+//   trigger-first    the trigger before the layers are allocated (as the settled tool does)
+//   new-stack        after the trigger, a second stack of layers is allocated and timed too
 // Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
 // one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes).
 //
@@ -28,6 +31,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <set>
@@ -212,21 +216,42 @@ int main(int argc, char** argv) {
   (void)current_device();  // as the tool does first
   const GdnShape shape;    // 16/48/128/128, W = 4
   const GdnStepInputs inputs = make_random_step_inputs(shape, flat_gdn_layouts(shape), 1, 1234);
-  const LayerArgs layers = make_layers(inputs);
   const Stream library_stream(Stream::Kind::non_blocking);
   cudaStream_t raw_stream = nullptr;
   CK(cudaStreamCreateWithFlags(&raw_stream, cudaStreamNonBlocking));
   const cudaStream_t stream = has("raw-stream") ? raw_stream : library_stream.get();
+  if (has("trigger-first")) trigger(what, library_stream, stream);  // as the settled tool does
+  const LayerArgs layers = make_layers(inputs);
   CK(cudaDeviceSynchronize());
 
-  double us[2][2];  // [fresh, after][serial, overlapped]
-  for (int state = 0; state < 2; ++state) {
-    if (state == 1) trigger(what, library_stream, stream);
+  const auto time_both = [&](const LayerArgs& stack, double* us) {
     for (int overlapped = 0; overlapped < 2; ++overlapped)
-      us[state][overlapped] = time_native(layers, library_stream, stream,
-                                          overlapped ? LaunchOrder::overlapped : LaunchOrder::serial);
+      us[overlapped] = time_native(stack, library_stream, stream,
+                                   overlapped ? LaunchOrder::overlapped : LaunchOrder::serial);
+  };
+  // Where the layers' state lies: the first layer's offset in its 2 MiB page, and the distance
+  // from one layer's state to the next.
+  const auto placement = [](const LayerArgs& stack) {
+    const auto at = [&](int i) { return reinterpret_cast<std::uintptr_t>(stack.args[i].state); };
+    char text[64];
+    std::snprintf(text, sizeof text, "%#llx, +%lld", static_cast<unsigned long long>(at(0) % (2u << 20)),
+                  static_cast<long long>(at(1) - at(0)));
+    return std::string(text);
+  };
+  double fresh[2], after[2], renewed[2] = {0, 0};  // [serial, overlapped]
+  time_both(layers, fresh);
+  if (!has("trigger-first")) trigger(what, library_stream, stream);
+  time_both(layers, after);
+  std::string renewed_placement = "-";
+  if (has("new-stack")) {  // a stack allocated after the trigger
+    const LayerArgs later = make_layers(inputs);
+    CK(cudaDeviceSynchronize());
+    time_both(later, renewed);
+    renewed_placement = placement(later);
   }
-  std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f |\n", names.empty() ? "the tool's" : names.c_str(),
-              what.c_str(), us[0][0], us[1][0], us[0][1], us[1][1]);
+  std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s |\n",
+              names.empty() ? "the tool's" : names.c_str(), what.c_str(), fresh[0], after[0],
+              renewed[0], fresh[1], after[1], renewed[1], placement(layers).c_str(),
+              renewed_placement.c_str());
   return 0;
 }

@@ -2,9 +2,10 @@
 # Which piece of a layoutcheck process puts it in the slower launch state (PERF_NOTES "Session
 # 11")? Runs on the GPU machine: builds the library (scripts/gpu-check.sh's build step unless
 # BUILD already holds it), then launch_state_bisect.cu, and runs one process per configuration,
-# each twice; then the timing tool once, settled (its refactor of 83e969f). One row per process;
-# logs in $OUT/launch-state-bisect.tar.gz.
-#   bash kernels/experiments/launch_state_bisect/run.sh
+# each twice; then (unless TOOL=0) the timing tool, settled, serial and overlapped. One row per
+# process; logs in $OUT/launch-state-bisect.tar.gz.
+#   bash kernels/experiments/launch_state_bisect/run.sh                 run 88's configurations
+#   bash kernels/experiments/launch_state_bisect/run.sh "library new-stack" ...   these
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -25,19 +26,22 @@ nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared -DLAYOUT
 export LD_LIBRARY_PATH=$build/kernels:$build/src
 
 all="own-workspaces compiled-kernel raw-graph raw-stream own-buffers"
-configurations=(
+default_configurations=(
   "none" "library" "own" "memsets"
   "library own-workspaces" "library compiled-kernel" "library raw-graph" "library raw-timer"
   "library raw-graph raw-stream" "library own-buffers" "library $all" "own $all" "memsets $all"
 )
-echo "| flags | trigger | serial fresh | serial after | overlapped fresh | overlapped after |"
-echo "|---|---|---|---|---|---|"
+if (($# > 0)); then configurations=("$@"); else configurations=("${default_configurations[@]}"); fi
+echo "| flags | trigger | serial fresh | after | new stack | overlapped fresh | after | new stack |" \
+  "state placement | new stack's |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for round in 1 2; do
   for configuration in "${configurations[@]}"; do
     # shellcheck disable=SC2086
     "$logs/bisect" $configuration 2>>"$logs/bisect.err" || echo "| $configuration | failed |"
   done
 done | tee "$logs/bisect.md"
+[[ ${TOOL:-1} == 0 ]] && exit 0
 "$build/kernels/layoutcheck_gpu_timing" --batches 1 --layers 48 --replays 100 --overlapped \
   >"$logs/tool-overlapped.log" 2>&1
 "$build/kernels/layoutcheck_gpu_timing" --batches 1 --layers 48 --replays 100 \
