@@ -19,6 +19,12 @@
 // and two change the order:
 //   trigger-first    the trigger before the layers are allocated (as the settled tool does)
 //   new-stack        after the trigger, a second stack of layers is allocated and timed too
+// and five add what the tool does besides (run 90):
+//   copy-bandwidth   measure_copy_bandwidth on 1 GiB first
+//   other-paths      baseline and adapter+upstream timed the tool's way before each native timing
+//   hot              the tool's hot graph (one serial launch of the first layer) after each
+//   library-workspace  native's workspace from GdnPathLauncher::make_workspace (a memset)
+//   path-streams     a new Stream for each timing, as the tool makes one per path
 // Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
 // one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes).
 //
@@ -47,6 +53,7 @@
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/gdn_paths.h"
 #include "layoutcheck/gpu/stream.h"
+#include "layoutcheck/gpu_bench/copy_bandwidth.h"
 #include "layoutcheck/gpu_bench/gdn_path_timing.h"
 #include "layoutcheck/gpu_bench/graph_timing.h"
 #include "layoutcheck/gpu_bench/launch_state.h"
@@ -96,7 +103,11 @@ LayerArgs make_layers(const GdnStepInputs& inputs) {
   LayerArgs layers;
   layers.stack = make_layer_stack(inputs, kLayers);
   const int workspaces = has("own-workspaces") ? kLayers : 1;
-  for (int i = 0; i < workspaces; ++i) layers.workspaces.push_back(zeroed_workspace(inputs.shape));
+  for (int i = 0; i < workspaces; ++i)
+    layers.workspaces.push_back(
+        has("library-workspace")
+            ? GdnPathLauncher(GdnPath::native).make_workspace(inputs.shape, 1)  // a memset
+            : zeroed_workspace(inputs.shape));
   for (int i = 0; i < kLayers; ++i) {
     GdnDecodeArgs args = layers.stack[i]->args();
     if (has("own-buffers")) {  // the same values, in buffers allocated here
@@ -152,6 +163,36 @@ double median(std::vector<double> us) {
   return us[us.size() / 2];
 }
 
+double time_library_graph(const LayerArgs& layers, const Stream& library_stream,
+                          LaunchOrder launch);
+
+// The tool's timing of another path over the same layers: its workspace (a memset), a stream of
+// its own, the graph of all layers, then the hot graph.
+void time_other_path(GdnPath path, const LayerArgs& layers, LaunchOrder launch) {
+  GdnPathOptions options;
+  options.launch = launch;
+  const GdnPathLauncher launcher(path, options);
+  auto workspace = launcher.make_workspace(layers.stack.front()->shape(), 1);
+  CK(cudaDeviceSynchronize());
+  const Stream stream(Stream::Kind::non_blocking);
+  {
+    const Graph graph(stream, [&](hipStream_t s) {
+      for (auto& layer : layers.stack) launcher.enqueue(*layer, *workspace, s);
+    });
+    (void)time_graph_replays(graph, stream, kWarmup, kReplays, kLayers);
+  }
+  const Graph hot(stream, [&](hipStream_t s) {
+    launcher.enqueue(*layers.stack.front(), *workspace, s, LaunchOrder::serial);
+  });
+  (void)time_graph_replays(hot, stream, kWarmup, kReplays, 1.0);
+}
+
+void enqueue_first_serially(const LayerArgs& layers, cudaStream_t stream) {
+  kernels::launch_gdn_decode_fused(kernels::QkvzLayout::flat, StateOrder::hkv, layers.args.front(),
+                                   kernels::StateSplit::whole_deferred, stream,
+                                   LaunchOrder::serial);
+}
+
 double time_native(const LayerArgs& layers, const Stream& library_stream, cudaStream_t stream,
                    LaunchOrder launch) {
   if (has("raw-graph")) {
@@ -167,6 +208,23 @@ double time_native(const LayerArgs& layers, const Stream& library_stream, cudaSt
     return us;
   }
   // The library's Graph needs the library's Stream; raw-stream applies to the raw graph only.
+  const Stream path_stream(Stream::Kind::non_blocking);  // as the tool makes one per path
+  const Stream& timed = has("path-streams") ? path_stream : library_stream;
+  if (has("other-paths"))  // the tool times baseline and adapter+upstream before native
+    for (GdnPath path : {GdnPath::baseline, GdnPath::adapter_upstream})
+      time_other_path(path, layers, launch);
+  const double us = time_library_graph(layers, timed, launch);
+  if (has("hot")) {  // the tool's hot figure: one serial launch of the first layer
+    const Graph hot(timed, [&](hipStream_t s) {
+      enqueue_first_serially(layers, s);
+    });
+    (void)time_graph_replays(hot, timed, kWarmup, kReplays, 1.0);
+  }
+  return us;
+}
+
+double time_library_graph(const LayerArgs& layers, const Stream& library_stream,
+                          LaunchOrder launch) {
   const Graph graph(library_stream, [&](hipStream_t s) { enqueue(layers, s, launch); });
   if (!has("raw-timer"))
     return median(time_graph_replays(graph, library_stream, kWarmup, kReplays, kLayers));
@@ -221,6 +279,10 @@ int main(int argc, char** argv) {
   CK(cudaStreamCreateWithFlags(&raw_stream, cudaStreamNonBlocking));
   const cudaStream_t stream = has("raw-stream") ? raw_stream : library_stream.get();
   if (has("trigger-first")) trigger(what, library_stream, stream);  // as the settled tool does
+  if (has("copy-bandwidth"))  // as the tool measures it, after settling
+    std::fprintf(stderr, "copy: %.2f TB/s\n",
+                 measure_copy_bandwidth(Stream(), std::int64_t{1} << 30, 2, 10).bytes_per_second() *
+                     1e-12);
   const LayerArgs layers = make_layers(inputs);
   CK(cudaDeviceSynchronize());
 
