@@ -25,6 +25,9 @@
 //   hot              the tool's hot graph (one serial launch of the first layer) after each
 //   library-workspace  native's workspace from GdnPathLauncher::make_workspace (a memset)
 //   path-streams     a new Stream for each timing, as the tool makes one per path
+// Run 90: copy-bandwidth is the piece. Taken apart (run 91): big-alloc (2 x 1 GiB allocated and
+// freed), big-memsets (and each set once), big-copies (and 12 copies, no memsets),
+// copy-bandwidth-kept (memsets and copies, never freed).
 // Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
 // one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes).
 //
@@ -247,6 +250,28 @@ double time_library_graph(const LayerArgs& layers, const Stream& library_stream,
   return median(us);
 }
 
+// The copy-bandwidth measurement taken apart (run 91): two 1 GiB buffers allocated and freed,
+// with (big-memsets) each set once, with (big-copies) 12 copies from one to the other, or
+// (copy-bandwidth-kept) both and never freed.
+void big_buffers() {
+  constexpr std::size_t kBytes = std::size_t{1} << 30;
+  void *source = nullptr, *target = nullptr;
+  CK(cudaMalloc(&source, kBytes));
+  CK(cudaMalloc(&target, kBytes));
+  const bool kept = has("copy-bandwidth-kept");
+  if (has("big-memsets") || kept) {
+    CK(cudaMemset(source, 0x5a, kBytes));
+    CK(cudaMemset(target, 0, kBytes));
+  }
+  if (has("big-copies") || kept)
+    for (int i = 0; i < 12; ++i)
+      CK(cudaMemcpyAsync(target, source, kBytes, cudaMemcpyDeviceToDevice, nullptr));
+  CK(cudaDeviceSynchronize());
+  if (kept) return;
+  CK(cudaFree(source));
+  CK(cudaFree(target));
+}
+
 void trigger(const std::string& what, const Stream& library_stream, cudaStream_t stream) {
   unsigned* counter = nullptr;
   CK(cudaMalloc(&counter, sizeof(unsigned)));
@@ -279,6 +304,8 @@ int main(int argc, char** argv) {
   CK(cudaStreamCreateWithFlags(&raw_stream, cudaStreamNonBlocking));
   const cudaStream_t stream = has("raw-stream") ? raw_stream : library_stream.get();
   if (has("trigger-first")) trigger(what, library_stream, stream);  // as the settled tool does
+  if (has("big-alloc") || has("big-memsets") || has("big-copies") || has("copy-bandwidth-kept"))
+    big_buffers();
   if (has("copy-bandwidth"))  // as the tool measures it, after settling
     std::fprintf(stderr, "copy: %.2f TB/s\n",
                  measure_copy_bandwidth(Stream(), std::int64_t{1} << 30, 2, 10).bytes_per_second() *
