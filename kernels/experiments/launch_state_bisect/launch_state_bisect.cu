@@ -272,6 +272,44 @@ void big_buffers() {
   CK(cudaFree(target));
 }
 
+// d2d=BYTESxCOUNT (run 92): COUNT device-to-device cudaMemcpyAsync of BYTES on a blocking
+// stream, buffers freed after; sm-copy: the same 1 GiB x 12 as a kernel of this program instead.
+__global__ void copy_kernel(const float4* source, float4* target, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    target[i] = source[i];
+}
+
+void sized_copies() {
+  for (const std::string& flag : flags) {
+    const bool kernel = flag == "sm-copy";
+    if (flag.rfind("d2d=", 0) != 0 && !kernel) continue;
+    std::size_t bytes = std::size_t{1} << 30;
+    int count = 12;
+    if (!kernel) {
+      const std::size_t x = flag.find('x');
+      bytes = std::stoull(flag.substr(4, x - 4));
+      count = std::stoi(flag.substr(x + 1));
+    }
+    cudaStream_t stream;
+    CK(cudaStreamCreate(&stream));
+    void *source = nullptr, *target = nullptr;
+    CK(cudaMalloc(&source, bytes));
+    CK(cudaMalloc(&target, bytes));
+    for (int i = 0; i < count; ++i) {
+      if (kernel)
+        copy_kernel<<<132 * 8, 256, 0, stream>>>(static_cast<const float4*>(source),
+                                                 static_cast<float4*>(target), bytes / 16);
+      else
+        CK(cudaMemcpyAsync(target, source, bytes, cudaMemcpyDeviceToDevice, stream));
+    }
+    CK(cudaStreamSynchronize(stream));
+    CK(cudaFree(source));
+    CK(cudaFree(target));
+    CK(cudaStreamDestroy(stream));
+  }
+}
+
 void trigger(const std::string& what, const Stream& library_stream, cudaStream_t stream) {
   unsigned* counter = nullptr;
   CK(cudaMalloc(&counter, sizeof(unsigned)));
@@ -306,6 +344,7 @@ int main(int argc, char** argv) {
   if (has("trigger-first")) trigger(what, library_stream, stream);  // as the settled tool does
   if (has("big-alloc") || has("big-memsets") || has("big-copies") || has("copy-bandwidth-kept"))
     big_buffers();
+  sized_copies();
   if (has("copy-bandwidth"))  // as the tool measures it, after settling
     std::fprintf(stderr, "copy: %.2f TB/s\n",
                  measure_copy_bandwidth(Stream(), std::int64_t{1} << 30, 2, 10).bytes_per_second() *
