@@ -280,6 +280,41 @@ __global__ void copy_kernel(const float4* source, float4* target, std::size_t co
     target[i] = source[i];
 }
 
+// The SM clock, measured in a kernel: cycles counted against the global nanosecond timer over
+// about a million cycles (run 93). Launched from a graph, so it is no launch outside one.
+__global__ void clock_probe(double* mhz) {
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  long long c1 = c0;
+  while (c1 - c0 < 1000000) c1 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  *mhz = static_cast<double>(c1 - c0) * 1e3 / static_cast<double>(t1 - t0);
+}
+
+double sm_clock_mhz(cudaStream_t stream) {
+  double* device = nullptr;
+  CK(cudaMalloc(&device, sizeof(double)));
+  cudaGraph_t graph;
+  CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  clock_probe<<<1, 1, 0, stream>>>(device);
+  CK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  std::vector<double> mhz;
+  for (int i = 0; i < 5; ++i) {
+    CK(cudaGraphLaunch(exec, stream));
+    CK(cudaStreamSynchronize(stream));
+    double value = 0;
+    CK(cudaMemcpy(&value, device, sizeof value, cudaMemcpyDeviceToHost));
+    mhz.push_back(value);
+  }
+  CK(cudaGraphExecDestroy(exec));
+  CK(cudaGraphDestroy(graph));
+  CK(cudaFree(device));
+  return median(mhz);
+}
+
 void sized_copies() {
   for (const std::string& flag : flags) {
     const bool kernel = flag == "sm-copy";
@@ -368,8 +403,11 @@ int main(int argc, char** argv) {
   };
   double fresh[2], after[2], renewed[2] = {0, 0};  // [serial, overlapped]
   time_both(layers, fresh);
+  const double fresh_mhz = sm_clock_mhz(stream);
   if (!has("trigger-first")) trigger(what, library_stream, stream);
   time_both(layers, after);
+  const double after_mhz = sm_clock_mhz(stream);
+  std::fprintf(stderr, "SM clock: %.0f MHz fresh, %.0f MHz after\n", fresh_mhz, after_mhz);
   std::string renewed_placement = "-";
   if (has("new-stack")) {  // a stack allocated after the trigger
     const LayerArgs later = make_layers(inputs);
@@ -377,9 +415,9 @@ int main(int argc, char** argv) {
     time_both(later, renewed);
     renewed_placement = placement(later);
   }
-  std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s |\n",
+  std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %.0f | %.0f |\n",
               names.empty() ? "the tool's" : names.c_str(), what.c_str(), fresh[0], after[0],
               renewed[0], fresh[1], after[1], renewed[1], placement(layers).c_str(),
-              renewed_placement.c_str());
+              renewed_placement.c_str(), fresh_mhz, after_mhz);
   return 0;
 }

@@ -24,6 +24,7 @@ nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared -DLAYOUT
   -I. -Isrc -Ikernels -o "$logs/bisect" "$here/launch_state_bisect.cu" -L"$build/kernels" \
   -L"$build/src" -llayoutcheck_gpu -llayoutcheck >"$logs/nvcc.log" 2>&1 || { cat "$logs/nvcc.log"; exit 1; }
 export LD_LIBRARY_PATH=$build/kernels:$build/src
+nvidia-smi -q -d CLOCK,PERFORMANCE,POWER >"$logs/nvidia-smi.txt" 2>&1
 
 all="own-workspaces compiled-kernel raw-graph raw-stream own-buffers"
 default_configurations=(
@@ -33,14 +34,15 @@ default_configurations=(
 )
 if (($# > 0)); then configurations=("$@"); else configurations=("${default_configurations[@]}"); fi
 echo "| flags | trigger | serial fresh | after | new stack | overlapped fresh | after | new stack |" \
-  "state placement | new stack's |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+  "state placement | new stack's | SM MHz fresh | after |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for round in 1 2; do
   for configuration in "${configurations[@]}"; do
     # shellcheck disable=SC2086
     "$logs/bisect" $configuration 2>>"$logs/bisect.err" || echo "| $configuration | failed |"
   done
 done | tee "$logs/bisect.md"
+grep "SM clock" "$logs/bisect.err" | sort | uniq -c
 [[ ${TOOL:-1} == 0 ]] && exit 0
 "$build/kernels/layoutcheck_gpu_timing" --batches 1 --layers 48 --replays 100 --overlapped \
   >"$logs/tool-overlapped.log" 2>&1
