@@ -315,6 +315,76 @@ double sm_clock_mhz(cudaStream_t stream) {
   return median(mhz);
 }
 
+// Memory latency (run 94): one thread follows a chain of kHops dependent loads, spread at random
+// over `span` bytes (DRAM: 512 MiB, past the L2) or 1 MiB (the L2, after a warm pass), and
+// reports ns per load. Chain set up by a kernel in a graph and measured from a graph, so neither
+// is a launch outside one.
+constexpr int kHops = 2048;
+__global__ void chain_scatter(const unsigned* positions, unsigned* next) {
+  for (int i = 0; i < kHops; ++i) next[positions[i]] = positions[(i + 1) % kHops];
+}
+__global__ void chain_chase(const unsigned* next, unsigned start, double* ns_per_load,
+                            unsigned* sink) {
+  unsigned at = start;
+  for (int i = 0; i < kHops; ++i) at = next[at];  // warm pass (the TLB; the L2 when it fits)
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  for (int i = 0; i < kHops; ++i) at = __ldcg(next + at);
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  *ns_per_load = static_cast<double>(t1 - t0) / kHops;
+  *sink = at;
+}
+
+template <class Body>
+void run_in_graph(cudaStream_t stream, Body body) {
+  cudaGraph_t graph;
+  CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  body(stream);
+  CK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  CK(cudaGraphLaunch(exec, stream));
+  CK(cudaStreamSynchronize(stream));
+  CK(cudaGraphExecDestroy(exec));
+  CK(cudaGraphDestroy(graph));
+}
+
+double chase_ns(cudaStream_t stream, std::size_t span) {
+  static std::vector<std::pair<std::size_t, unsigned*>> chains;  // made once per span
+  unsigned* next = nullptr;
+  for (auto& [bytes, chain] : chains)
+    if (bytes == span) next = chain;
+  unsigned seed = 7u;
+  std::vector<unsigned> positions(kHops);
+  for (unsigned& position : positions) {
+    seed = seed * 1664525u + 1013904223u;
+    position = static_cast<unsigned>((static_cast<std::size_t>(seed) * 64 % span) / 256 * 64);
+  }
+  if (next == nullptr) {
+    CK(cudaMalloc(&next, span));
+    unsigned* device_positions = nullptr;
+    CK(cudaMalloc(&device_positions, kHops * sizeof(unsigned)));
+    CK(cudaMemcpy(device_positions, positions.data(), kHops * sizeof(unsigned),
+                  cudaMemcpyHostToDevice));
+    run_in_graph(stream, [&](cudaStream_t s) { chain_scatter<<<1, 1, 0, s>>>(device_positions, next); });
+    chains.emplace_back(span, next);
+  }
+  double* ns = nullptr;
+  unsigned* sink = nullptr;
+  CK(cudaMalloc(&ns, sizeof(double)));
+  CK(cudaMalloc(&sink, sizeof(unsigned)));
+  std::vector<double> samples;
+  for (int i = 0; i < 5; ++i) {
+    run_in_graph(stream, [&](cudaStream_t s) { chain_chase<<<1, 1, 0, s>>>(next, positions[0], ns, sink); });
+    double value = 0;
+    CK(cudaMemcpy(&value, ns, sizeof value, cudaMemcpyDeviceToHost));
+    samples.push_back(value);
+  }
+  CK(cudaFree(ns));
+  CK(cudaFree(sink));
+  return median(samples);
+}
+
 void sized_copies() {
   for (const std::string& flag : flags) {
     const bool kernel = flag == "sm-copy";
@@ -404,9 +474,13 @@ int main(int argc, char** argv) {
   double fresh[2], after[2], renewed[2] = {0, 0};  // [serial, overlapped]
   time_both(layers, fresh);
   const double fresh_mhz = sm_clock_mhz(stream);
+  const double fresh_dram = chase_ns(stream, std::size_t{512} << 20), fresh_l2 = chase_ns(stream, std::size_t{1} << 20);
   if (!has("trigger-first")) trigger(what, library_stream, stream);
   time_both(layers, after);
   const double after_mhz = sm_clock_mhz(stream);
+  const double after_dram = chase_ns(stream, std::size_t{512} << 20), after_l2 = chase_ns(stream, std::size_t{1} << 20);
+  std::fprintf(stderr, "latency ns, DRAM / L2: fresh %.0f / %.0f, after %.0f / %.0f\n", fresh_dram,
+               fresh_l2, after_dram, after_l2);
   std::fprintf(stderr, "SM clock: %.0f MHz fresh, %.0f MHz after\n", fresh_mhz, after_mhz);
   std::string renewed_placement = "-";
   if (has("new-stack")) {  // a stack allocated after the trigger
@@ -415,9 +489,11 @@ int main(int argc, char** argv) {
     time_both(later, renewed);
     renewed_placement = placement(later);
   }
-  std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %.0f | %.0f |\n",
+  std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %.0f | %.0f |"
+              " %.0f / %.0f | %.0f / %.0f |\n",
               names.empty() ? "the tool's" : names.c_str(), what.c_str(), fresh[0], after[0],
               renewed[0], fresh[1], after[1], renewed[1], placement(layers).c_str(),
-              renewed_placement.c_str(), fresh_mhz, after_mhz);
+              renewed_placement.c_str(), fresh_mhz, after_mhz, fresh_dram, fresh_l2, after_dram,
+              after_l2);
   return 0;
 }

@@ -34,8 +34,8 @@ default_configurations=(
 )
 if (($# > 0)); then configurations=("$@"); else configurations=("${default_configurations[@]}"); fi
 echo "| flags | trigger | serial fresh | after | new stack | overlapped fresh | after | new stack |" \
-  "state placement | new stack's | SM MHz fresh | after |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  "state placement | new stack's | SM MHz fresh | after | ns a load, DRAM / L2, fresh | after |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for round in 1 2; do
   for configuration in "${configurations[@]}"; do
     # shellcheck disable=SC2086
