@@ -315,24 +315,38 @@ double sm_clock_mhz(cudaStream_t stream) {
   return median(mhz);
 }
 
-// Memory latency (run 94): one thread follows a chain of kHops dependent loads, spread at random
-// over `span` bytes (DRAM: 512 MiB, past the L2) or 1 MiB (the L2, after a warm pass), and
-// reports ns per load. Chain set up by a kernel in a graph and measured from a graph, so neither
-// is a launch outside one.
-constexpr int kHops = 2048;
+// Memory latency (runs 94-95): one thread follows kHops dependent loads of a chain spread at
+// random over `span` bytes and reports ns per load: 512 MiB cold (DRAM: each sample a part of
+// the chain not read before, no warm pass, after a kernel has read 256 MiB of another buffer in
+// the same graph to push the chain out of the L2), or 1 MiB warm (the L2: each part read once
+// first).
+// The chain is set up by a kernel in a graph and chased from a graph, so neither is a launch
+// outside one.
+constexpr int kHops = 2048, kSamples = 5;
 __global__ void chain_scatter(const unsigned* positions, unsigned* next) {
-  for (int i = 0; i < kHops; ++i) next[positions[i]] = positions[(i + 1) % kHops];
+  for (int i = 0; i < kHops * kSamples; ++i)
+    next[positions[i]] = positions[(i + 1) % (kHops * kSamples)];
 }
-__global__ void chain_chase(const unsigned* next, unsigned start, double* ns_per_load,
+__global__ void chain_chase(const unsigned* next, unsigned start, bool warm, double* ns_per_load,
                             unsigned* sink) {
   unsigned at = start;
-  for (int i = 0; i < kHops; ++i) at = next[at];  // warm pass (the TLB; the L2 when it fits)
+  if (warm)
+    for (int i = 0; i < kHops; ++i) at = next[at];
+  at = start;
   unsigned long long t0, t1;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
   for (int i = 0; i < kHops; ++i) at = __ldcg(next + at);
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
   *ns_per_load = static_cast<double>(t1 - t0) / kHops;
   *sink = at;
+}
+
+__global__ void evict_l2(const float4* buffer, std::size_t count, float* sink) {
+  float sum = 0;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    sum += buffer[i].x;
+  if (sum == 12345.0f) *sink = sum;  // never: keeps the loads
 }
 
 template <class Body>
@@ -355,7 +369,7 @@ double chase_ns(cudaStream_t stream, std::size_t span) {
   for (auto& [bytes, chain] : chains)
     if (bytes == span) next = chain;
   unsigned seed = 7u;
-  std::vector<unsigned> positions(kHops);
+  std::vector<unsigned> positions(kHops * kSamples);
   for (unsigned& position : positions) {
     seed = seed * 1664525u + 1013904223u;
     position = static_cast<unsigned>((static_cast<std::size_t>(seed) * 64 % span) / 256 * 64);
@@ -363,8 +377,8 @@ double chase_ns(cudaStream_t stream, std::size_t span) {
   if (next == nullptr) {
     CK(cudaMalloc(&next, span));
     unsigned* device_positions = nullptr;
-    CK(cudaMalloc(&device_positions, kHops * sizeof(unsigned)));
-    CK(cudaMemcpy(device_positions, positions.data(), kHops * sizeof(unsigned),
+    CK(cudaMalloc(&device_positions, positions.size() * sizeof(unsigned)));
+    CK(cudaMemcpy(device_positions, positions.data(), positions.size() * sizeof(unsigned),
                   cudaMemcpyHostToDevice));
     run_in_graph(stream, [&](cudaStream_t s) { chain_scatter<<<1, 1, 0, s>>>(device_positions, next); });
     chains.emplace_back(span, next);
@@ -374,8 +388,17 @@ double chase_ns(cudaStream_t stream, std::size_t span) {
   CK(cudaMalloc(&ns, sizeof(double)));
   CK(cudaMalloc(&sink, sizeof(unsigned)));
   std::vector<double> samples;
-  for (int i = 0; i < 5; ++i) {
-    run_in_graph(stream, [&](cudaStream_t s) { chain_chase<<<1, 1, 0, s>>>(next, positions[0], ns, sink); });
+  const bool warm = span <= (std::size_t{1} << 20);
+  constexpr std::size_t kEvictBytes = std::size_t{256} << 20;
+  static float4* evict = nullptr;
+  if (evict == nullptr) CK(cudaMalloc(&evict, kEvictBytes));
+  for (int i = 0; i < kSamples; ++i) {
+    run_in_graph(stream, [&](cudaStream_t s) {
+      if (!warm)
+        evict_l2<<<132 * 8, 256, 0, s>>>(evict, kEvictBytes / sizeof(float4),
+                                         reinterpret_cast<float*>(sink));
+      chain_chase<<<1, 1, 0, s>>>(next, positions[i * kHops], warm, ns, sink);
+    });
     double value = 0;
     CK(cudaMemcpy(&value, ns, sizeof value, cudaMemcpyDeviceToHost));
     samples.push_back(value);
