@@ -29,7 +29,9 @@
 // freed), big-memsets (and each set once), big-copies (and 12 copies, no memsets),
 // copy-bandwidth-kept (memsets and copies, never freed).
 // Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
-// one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes).
+// one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes),
+// eager-64 / eager-1 (32 decode steps of the native path at batch 64 / 1 outside any graph, as
+// a serving process runs work it does not capture; run 96).
 //
 //   OUT=/tmp/gc GPU_CHECK_STEPS="build" bash scripts/gpu-check.sh
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared \
@@ -446,6 +448,15 @@ void trigger(const std::string& what, const Stream& library_stream, cudaStream_t
     for (int i = 0; i < 32; ++i) own_settle_kernel<<<1, 1, 0, stream>>>(counter);
   if (what == "memsets")
     for (int i = 0; i < 16; ++i) CK(cudaMemset(counter, 0, sizeof(unsigned)));
+  if (what == "eager-64" || what == "eager-1") {  // 32 decode steps of native, outside any graph
+    const GdnShape shape;
+    const std::int64_t batch = what == "eager-64" ? 64 : 1;  // 384 MiB of state a step, or 6
+    GdnDeviceLayer layer(make_random_step_inputs(shape, flat_gdn_layouts(shape), batch, 99));
+    const GdnPathLauncher native(GdnPath::native);
+    auto workspace = native.make_workspace(shape, batch);
+    for (int i = 0; i < 32; ++i) native.enqueue(layer, *workspace, library_stream.get());
+    library_stream.synchronize();
+  }
   CK(cudaDeviceSynchronize());
 }
 
