@@ -31,7 +31,7 @@
 // Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
 // one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes),
 // eager-64 / eager-1 (32 decode steps of the native path at batch 64 / 1 outside any graph, as
-// a serving process runs work it does not capture; run 96).
+// a serving process runs work it does not capture; run 96); A+B: trigger A, then B.
 //
 //   OUT=/tmp/gc GPU_CHECK_STEPS="build" bash scripts/gpu-check.sh
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared \
@@ -441,6 +441,10 @@ void sized_copies() {
 }
 
 void trigger(const std::string& what, const Stream& library_stream, cudaStream_t stream) {
+  if (const std::size_t plus = what.find('+'); plus != std::string::npos) {  // one, then another
+    trigger(what.substr(0, plus), library_stream, stream);
+    return trigger(what.substr(plus + 1), library_stream, stream);
+  }
   unsigned* counter = nullptr;
   CK(cudaMalloc(&counter, sizeof(unsigned)));
   if (what == "library") (void)settle_launch_state(library_stream);
