@@ -31,7 +31,9 @@
 // Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
 // one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes),
 // eager-64 / eager-1 (32 decode steps of the native path at batch 64 / 1 outside any graph, as
-// a serving process runs work it does not capture; run 96); A+B: trigger A, then B.
+// a serving process runs work it does not capture; run 96); two-streams (16 one-thread launches
+// on the timing stream and 16 on another), other-stream (32 on another only; run 98); A+B:
+// trigger A, then B.
 //
 //   OUT=/tmp/gc GPU_CHECK_STEPS="build" bash scripts/gpu-check.sh
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared \
@@ -452,6 +454,16 @@ void trigger(const std::string& what, const Stream& library_stream, cudaStream_t
     for (int i = 0; i < 32; ++i) own_settle_kernel<<<1, 1, 0, stream>>>(counter);
   if (what == "memsets")
     for (int i = 0; i < 16; ++i) CK(cudaMemset(counter, 0, sizeof(unsigned)));
+  if (what == "two-streams" || what == "other-stream") {  // run 98
+    cudaStream_t other;
+    CK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+    for (int i = 0; i < 16; ++i) {
+      own_settle_kernel<<<1, 1, 0, other>>>(counter);
+      own_settle_kernel<<<1, 1, 0, what == "two-streams" ? stream : other>>>(counter);
+    }
+    CK(cudaStreamSynchronize(other));
+    CK(cudaStreamDestroy(other));
+  }
   if (what == "eager-64" || what == "eager-1") {  // 32 decode steps of native, outside any graph
     const GdnShape shape;
     const std::int64_t batch = what == "eager-64" ? 64 : 1;  // 384 MiB of state a step, or 6
