@@ -136,9 +136,9 @@ int run(const Options& options) {
   std::cout << "device: " << device.name << " (" << device.arch << ", " << device.multiprocessors
             << " multiprocessors, L2 " << device.l2_bytes / (1 << 20) << " MiB)\n";
   // As the bench does: a fresh process may launch faster than it ever does after (launch_state.h).
-  const std::int64_t settled = settle_launch_state(Stream(Stream::Kind::non_blocking));
-  std::printf("settled first: %lld kernels launched outside any graph\n",
-              static_cast<long long>(settled));
+  const SettlingWork settled = settle_launch_state(Stream(Stream::Kind::non_blocking));
+  std::printf("settled first: %lld copies and %lld kernels launched outside any graph\n",
+              static_cast<long long>(settled.copies), static_cast<long long>(settled.launches));
   const double bandwidth =
       measure_copy_bandwidth(Stream(), std::int64_t{1} << 30, 2, 10).bytes_per_second();
   std::printf("device-to-device copy: %.2f TB/s (read + write)\n", bandwidth * 1e-12);

@@ -64,6 +64,7 @@ inline BenchReport synthetic_gdn_report() {
   report.layers = 48;
   report.batches = {1, 64, 256};
   report.method = {20, 100, 200};
+  report.method.settling_copies = 64;
   report.method.settling_launches = 32;
   report.copy_bandwidth.bytes_per_copy = 2'000'000'000;   // 1 GB read + 1 GB written
   report.copy_bandwidth.copy_us = samples_around(500.0);  // → 4.0 TB/s

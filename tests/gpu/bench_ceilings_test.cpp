@@ -1,6 +1,6 @@
 // The two measurements every bench figure is set against, on the device: the copy bandwidth and
 // the launch floor each give one positive sample per timed repetition, in a plausible range, and
-// refuse to time nothing. The launches that settle the launch cost first all run.
+// refuse to time nothing. The copies and launches that settle the launch cost first all run.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -28,12 +28,17 @@ TEST(BenchCeilings, LaunchFloorIsOneSamplePerReplayOfAFewMicroseconds) {
   EXPECT_THROW(measure_launch_floor(stream, 4, 1, 0), std::invalid_argument);
 }
 
-TEST(BenchCeilings, SettlingRunsEveryLaunchAndRefusesZero) {
+TEST(BenchCeilings, SettlingRunsEveryCopyAndLaunchAndRefusesZero) {
   LC_REQUIRE_GPU();
   const Stream stream;
-  EXPECT_EQ(settle_launch_state(stream, 13), 13);
-  EXPECT_EQ(settle_launch_state(stream), kSettlingLaunches);
-  EXPECT_THROW(settle_launch_state(stream, 0), std::invalid_argument);
+  const SettlingWork few = settle_launch_state(stream, 3, 13);
+  EXPECT_EQ(few.copies, 3);
+  EXPECT_EQ(few.launches, 13);
+  const SettlingWork usual = settle_launch_state(stream);
+  EXPECT_EQ(usual.copies, kSettlingCopies);
+  EXPECT_EQ(usual.launches, kSettlingLaunches);
+  EXPECT_THROW(settle_launch_state(stream, 0, 1), std::invalid_argument);
+  EXPECT_THROW(settle_launch_state(stream, 1, 0), std::invalid_argument);
 }
 
 TEST(BenchCeilings, CopyBandwidthCountsReadAndWrittenBytes) {

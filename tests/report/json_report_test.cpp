@@ -57,12 +57,34 @@ TEST(JsonReport, LaunchFloorRoundTripsAndMayBeAbsent) {
 TEST(JsonReport, SettlingLaunchesRoundTripAndMayBeAbsent) {
   const Json json = bench_report_to_json(synthetic_gdn_report());
   EXPECT_EQ(json["method"]["settling_launches"].as_int(), 32);
+  EXPECT_EQ(json["method"]["settling_copies"].as_int(), 64);
   EXPECT_EQ(bench_report_from_json(json).method.settling_launches, 32);
+  EXPECT_EQ(bench_report_from_json(json).method.settling_copies, 64);
   EXPECT_EQ(load_error(replaced(json, {"method", "settling_launches"}, 0)),
             "bench report JSON: method.settling_launches: must be 1 or more, got 0");
+  EXPECT_EQ(load_error(replaced(json, {"method", "settling_copies"}, -3)),
+            "bench report JSON: method.settling_copies: must be 1 or more, got -3");
+  Json copies_alone = Json::object();
+  for (const auto& [key, value] : json["method"].members())
+    if (key != "settling_launches") copies_alone.set(key, value);
+  EXPECT_EQ(load_error(replaced(json, {"method"}, copies_alone)),
+            "bench report JSON: method.settling_copies: without settling_launches (the bench "
+            "settles with both)");
+
+  // Reports recorded between the two (launches, then the copy-bandwidth measurement) read too.
+  BenchReport launches_only = synthetic_gdn_report();
+  launches_only.method.settling_copies = 0;
+  const Json launches_json = bench_report_to_json(launches_only);
+  EXPECT_EQ(launches_json["method"].find("settling_copies"), nullptr);
+  EXPECT_EQ(render_json_report(bench_report_from_json(launches_json)),
+            render_json_report(launches_only));
+  EXPECT_THAT(render_markdown_report(launches_only),
+              HasSubstr("- settled first: 32 kernels launched outside any graph before anything "
+                        "was timed, then the copy-bandwidth measurement's copies"));
 
   // Reports recorded before the bench settled the launch cost read, and say nothing of it.
   BenchReport older = synthetic_gdn_report();
+  older.method.settling_copies = 0;
   older.method.settling_launches = 0;
   const Json older_json = bench_report_to_json(older);
   EXPECT_EQ(older_json["method"].find("settling_launches"), nullptr);

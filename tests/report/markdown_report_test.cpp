@@ -106,8 +106,9 @@ TEST(MarkdownReport, HeaderNamesBandwidthMethodAndCommand) {
   EXPECT_THAT(text, HasSubstr("launch floor (this run): **1.25 µs** per kernel launch (a graph "
                               "of 48 one-thread kernels"));
   EXPECT_THAT(text, HasSubstr("`layoutcheck bench --case gdn-decode --batch 1,64,256 --out out`"));
-  EXPECT_THAT(text, HasSubstr("- settled first: 32 kernels launched outside any graph before "
-                              "anything was timed"));
+  EXPECT_THAT(text, HasSubstr("- settled first: 64 device-to-device copies and 32 kernels "
+                              "launched outside any graph before anything was timed, as an "
+                              "application's process"));
   EXPECT_THAT(text, HasSubstr("### batch 64"));
 }
 

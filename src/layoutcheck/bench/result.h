@@ -40,9 +40,12 @@ struct TimingMethod {
   // may start while the previous one finishes (kernels/launch_order.h). The hot graph launches
   // serially either way: its launches share one layer's state.
   bool overlapped_launches = false;
-  // Kernels launched outside any graph before anything was timed, so that everything is timed in
-  // the one launch state that reproduces (gpu_bench/launch_state.h); 0 in reports recorded before
-  // the bench did so, whose launch floor was timed in a fresh process.
+  // Device-to-device copies and kernel launches made outside any graph before anything was timed,
+  // so that everything is timed in the state an application's process is in
+  // (gpu_bench/launch_state.h). Launches 0 in reports recorded before the bench settled (their
+  // launch floor was timed in a fresh process); copies 0 in those recorded before it made its own
+  // (its copy-bandwidth measurement followed the launches).
+  int settling_copies = 0;
   int settling_launches = 0;
 };
 

@@ -160,9 +160,11 @@ BenchReport run_gdn_decode_bench(const GdnBenchOptions& options, const BenchProg
   const GdnShape& shape = options.shape;
   const Stream stream;
 
-  say("settling the launch cost: " + std::to_string(kSettlingLaunches) +
-      " launches outside any graph");
-  report.method.settling_launches = static_cast<int>(settle_launch_state(stream));
+  say("settling the launch cost: " + std::to_string(kSettlingCopies) + " copies and " +
+      std::to_string(kSettlingLaunches) + " launches outside any graph");
+  const SettlingWork settled = settle_launch_state(stream);
+  report.method.settling_copies = static_cast<int>(settled.copies);
+  report.method.settling_launches = static_cast<int>(settled.launches);
   say("copy bandwidth: " + std::to_string(options.copy_bytes >> 20) + " MiB device-to-device");
   report.copy_bandwidth = measure_copy_bandwidth(stream, options.copy_bytes, 3, 20);
   say("launch floor: a graph of " + std::to_string(options.layers) + " one-thread kernels");

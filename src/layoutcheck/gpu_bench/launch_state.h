@@ -1,12 +1,11 @@
-// Where a process's launch cost settles before anything is timed. On the H200 (CUDA 13), the
-// library's processes replay graph kernels faster until they have made about 8 launches or
-// memsets outside any graph: native at batch 1 by 0.12 µs a launch overlapped and 0.35 µs
-// serially (kernels/PERF_NOTES.md, session 10; kernels/experiments/bench_vs_tool/). A plain CUDA
-// program runs the same kernel at the faster figure whatever it has launched
-// (kernels/experiments/launch_state_cost.cu), so it is something these processes do, not found
-// yet. The bench always timed its paths after its gates, in the slower state; so the bench and the
-// timing tool settle first, and everything they report is timed in that one state, which
-// reproduces.
+// The state a process is in before anything is timed. On the H200 (CUDA 13), a process replays
+// graph kernels faster until it has made a few device-to-device copies and about 8 kernel
+// launches outside any graph: native at batch 1 by 0.12 µs a launch overlapped and 0.35 µs
+// serially (kernels/PERF_NOTES.md, session 11; kernels/experiments/launch_state_bisect/). Not the
+// clocks, not the memory's latency, not any of the library's pieces; the driver's or the GPU's
+// front end, not found further. An application's process has made both long before it replays
+// its decode graph (the bench's own copy-bandwidth measurement and gates make both too), so the
+// bench and the timing tool settle first, and everything they report is timed in that state.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +14,21 @@
 
 namespace layoutcheck::gpu {
 
-// Four times the launches the H200 needed, so a driver that needs a few more still settles.
+// Sixteen times the copies and four times the launches the H200 needed, so a driver that needs a
+// few more still settles.
+inline constexpr int kSettlingCopies = 64;
 inline constexpr int kSettlingLaunches = 32;
 
-// @pre launches > 0 (else std::invalid_argument, before any GPU call). Launches `launches`
-//      one-thread kernels on `stream`, outside any graph, waits for them and returns how many
-//      ran, as counted on the device. Throws GpuError on a failed call.
-std::int64_t settle_launch_state(const Stream& stream, int launches = kSettlingLaunches);
+struct SettlingWork {
+  std::int64_t copies = 0;    // device-to-device copies of 1 MiB, each checked to have arrived
+  std::int64_t launches = 0;  // one-thread kernels, as counted on the device
+};
+
+// @pre copies > 0 and launches > 0 (else std::invalid_argument, before any GPU call). Makes
+//      `copies` device-to-device copies on a stream of its own, then launches `launches`
+//      one-thread kernels on `stream`, all outside any graph, and waits for them. Throws
+//      GpuError on a failed call or a copy that did not arrive.
+SettlingWork settle_launch_state(const Stream& stream, int copies = kSettlingCopies,
+                                 int launches = kSettlingLaunches);
 
 }  // namespace layoutcheck::gpu

@@ -328,12 +328,19 @@ BenchReport report_from(const Member& document) {
     method["launch"].fail("has no place in " + std::string(kBenchReportSchema) +
                           ", whose runs launch serially");
   }
-  // Reports recorded before the bench settled the launch cost have no settling_launches.
-  if (const std::optional<Member> settling = method.find("settling_launches")) {
-    report.method.settling_launches = settling->small_integer();
-    if (report.method.settling_launches < 1)
-      settling->fail("must be 1 or more, got " + std::to_string(report.method.settling_launches));
-  }
+  // Reports recorded before the bench settled the launch cost have no settling_launches; those
+  // recorded before it made its own copies have no settling_copies.
+  const auto settling_count = [&](const char* name) {
+    const std::optional<Member> member = method.find(name);
+    if (!member) return 0;
+    const int count = member->small_integer();
+    if (count < 1) member->fail("must be 1 or more, got " + std::to_string(count));
+    return count;
+  };
+  report.method.settling_launches = settling_count("settling_launches");
+  report.method.settling_copies = settling_count("settling_copies");
+  if (report.method.settling_copies > 0 && report.method.settling_launches == 0)
+    method["settling_copies"].fail("without settling_launches (the bench settles with both)");
   const Member copy = document["copy_bandwidth"];
   report.copy_bandwidth.bytes_per_copy = copy["bytes_per_copy"].integer();
   if (report.copy_bandwidth.bytes_per_copy <= 0)
@@ -397,6 +404,8 @@ Json bench_report_to_json(const BenchReport& report) {
                     .set("replays", report.method.replays)
                     .set("hot_replays", report.method.hot_replays);
   if (report.method.overlapped_launches) method.set("launch", "overlapped");
+  if (report.method.settling_copies > 0)
+    method.set("settling_copies", report.method.settling_copies);
   if (report.method.settling_launches > 0)
     method.set("settling_launches", report.method.settling_launches);
   Json document = Json::object();

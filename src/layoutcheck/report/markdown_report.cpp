@@ -49,11 +49,17 @@ void write_header(std::ostream& out, const BenchReport& report) {
         << launch->node.count
         << "): whatever it moves, no path takes less per layer than this "
            "times its launches (fairness table)\n";
-  if (const int settling = report.method.settling_launches; settling > 0)
-    out << "- settled first: " << settling << (settling == 1 ? " kernel" : " kernels")
-        << " launched outside any graph before anything was timed, the state the gates leave the "
-           "bench in: until then a layoutcheck process replays graph kernels faster, for a reason "
-           "not found (kernels/PERF_NOTES.md, session 10)\n";
+  if (const int launches = report.method.settling_launches; launches > 0) {
+    const int copies = report.method.settling_copies;
+    out << "- settled first: ";
+    if (copies > 0)
+      out << copies << " device-to-device " << (copies == 1 ? "copy" : "copies") << " and ";
+    out << launches << (launches == 1 ? " kernel" : " kernels")
+        << " launched outside any graph before anything was timed"
+        << (copies > 0 ? "" : ", then the copy-bandwidth measurement's copies")
+        << ", as an application's process has made long before it replays its graphs: until "
+           "then a process replays graph kernels faster (kernels/PERF_NOTES.md, session 11)\n";
+  }
   out << "- timing: one graph per path holding all " << report.layers
       << " layers, each with its own state and conv buffers; time/layer = replay time ÷ "
       << report.layers << "; " << report.method.warmup_replays << " warm-up + "
