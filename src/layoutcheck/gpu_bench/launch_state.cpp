@@ -17,8 +17,9 @@ SettlingWork settle_launch_state(const Stream& stream, int copies, int launches)
   // that slowed the H200 (launch_state_bisect, runs 90-97).
   std::vector<unsigned> pattern(std::size_t{1} << 18);  // 1 MiB
   std::iota(pattern.begin(), pattern.end(), 1u);
-  const DeviceBuffer<unsigned> source(std::span<const unsigned>(pattern));
-  DeviceBuffer<unsigned> target(std::vector<unsigned>(pattern.size(), 0u));
+  const DeviceBuffer<unsigned> source{std::span<const unsigned>(pattern)};
+  const std::vector<unsigned> zeros(pattern.size(), 0u);
+  DeviceBuffer<unsigned> target{std::span<const unsigned>(zeros)};
   const Stream copy_stream;
   for (int i = 0; i < copies; ++i)
     LC_GPU_CHECK(hipMemcpyAsync(target.data(), source.data(), source.bytes(),
