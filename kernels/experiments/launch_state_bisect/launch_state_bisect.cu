@@ -1,7 +1,8 @@
 // Experiment, not part of the build (kernels/PERF_NOTES.md, "Session 11"): which piece of a
 // layoutcheck process makes its graph kernels slower once it has made about 8 launches or memsets
 // outside any graph (Session 10: native at batch 1, 3.45 -> 3.57 µs overlapped, 5.42 -> 5.80
-// serially), when a plain CUDA program (launch_state_cost.cu) never slows down?
+// serially), when a plain CUDA program (launch_state_cost.cu) never slows down? (The answer,
+// below: no piece of the library; copies and launches together, which that program never made.)
 //
 // One process per configuration, since the slower state, once entered, lasts. The process times
 // the native path at batch 1 (48 layers, a graph per launch order) the timing tool's way, fresh,
@@ -19,21 +20,32 @@
 // and two change the order:
 //   trigger-first    the trigger before the layers are allocated (as the settled tool does)
 //   new-stack        after the trigger, a second stack of layers is allocated and timed too
-// and five add what the tool does besides (run 90):
+// and five add what the tool does besides (run 91):
 //   copy-bandwidth   measure_copy_bandwidth on 1 GiB first
 //   other-paths      baseline and adapter+upstream timed the tool's way before each native timing
 //   hot              the tool's hot graph (one serial launch of the first layer) after each
 //   library-workspace  native's workspace from GdnPathLauncher::make_workspace (a memset)
 //   path-streams     a new Stream for each timing, as the tool makes one per path
-// Run 90: copy-bandwidth is the piece. Taken apart (run 91): big-alloc (2 x 1 GiB allocated and
+// Run 91: copy-bandwidth is the piece. Taken apart (run 92): big-alloc (2 x 1 GiB allocated and
 // freed), big-memsets (and each set once), big-copies (and 12 copies, no memsets),
 // copy-bandwidth-kept (memsets and copies, never freed).
-// Triggers: none, library (settle_launch_state: 32 of its one-thread launches), own (32
+// Triggers: none, library (settle_launch_state: 32 of its one-thread launches in runs 89-101; 64
+// device-to-device copies and then the launches since d7db3a6, run 102), own (32
 // one-thread launches of a kernel compiled in here), memsets (16 cudaMemset of 4 bytes),
 // eager-64 / eager-1 (32 decode steps of the native path at batch 64 / 1 outside any graph, as
-// a serving process runs work it does not capture; run 96); two-streams (16 one-thread launches
-// on the timing stream and 16 on another), other-stream (32 on another only; run 98); A+B:
+// a serving process runs work it does not capture; run 97); two-streams (16 one-thread launches
+// on the timing stream and 16 on another), other-stream (32 on another only; runs 99, 101); A+B:
 // trigger A, then B.
+//
+// Answer (runs 89-102, PERF_NOTES "Session 11"): none of the library's pieces. The H200 slows
+// (3.40-3.46 -> 3.51-3.59 µs overlapped, 5.33-5.45 -> 5.66-5.84 serially) once a process has made
+// at least 4 device-to-device copies (64 KiB to 1 GiB each; 2 or 3 do not) or 12 1 GiB copy
+// kernels, and about 8 small launches outside any graph, in either order. Not by 12 GiB moved by
+// 32 eager decode steps, not by copies or launches alone; SM clock (1972-1980 MHz), DRAM and L2
+// load latency (about 313 / 146 ns) unchanged. Launches on two streams slowed it in run 99 and
+// did not in run 101; CUDA_DEVICE_MAX_CONNECTIONS=1 kept 4 copies + launches fast in run 99, not
+// 12 x 1 GiB copies in run 101, nor the timing tool (run 100). Past that, the driver's or the
+// GPU's front end: not found.
 //
 //   OUT=/tmp/gc GPU_CHECK_STEPS="build" bash scripts/gpu-check.sh
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared \
@@ -254,7 +266,7 @@ double time_library_graph(const LayerArgs& layers, const Stream& library_stream,
   return median(us);
 }
 
-// The copy-bandwidth measurement taken apart (run 91): two 1 GiB buffers allocated and freed,
+// The copy-bandwidth measurement taken apart (run 92): two 1 GiB buffers allocated and freed,
 // with (big-memsets) each set once, with (big-copies) 12 copies from one to the other, or
 // (copy-bandwidth-kept) both and never freed.
 void big_buffers() {
@@ -276,7 +288,7 @@ void big_buffers() {
   CK(cudaFree(target));
 }
 
-// d2d=BYTESxCOUNT (run 92): COUNT device-to-device cudaMemcpyAsync of BYTES on a blocking
+// d2d=BYTESxCOUNT (runs 93, 97-98): COUNT device-to-device cudaMemcpyAsync of BYTES on a blocking
 // stream, buffers freed after; sm-copy: the same 1 GiB x 12 as a kernel of this program instead.
 __global__ void copy_kernel(const float4* source, float4* target, std::size_t count) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
@@ -285,7 +297,7 @@ __global__ void copy_kernel(const float4* source, float4* target, std::size_t co
 }
 
 // The SM clock, measured in a kernel: cycles counted against the global nanosecond timer over
-// about a million cycles (run 93). Launched from a graph, so it is no launch outside one.
+// about a million cycles (run 94). Launched from a graph, so it is no launch outside one.
 __global__ void clock_probe(double* mhz) {
   unsigned long long t0, t1;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
@@ -319,7 +331,7 @@ double sm_clock_mhz(cudaStream_t stream) {
   return median(mhz);
 }
 
-// Memory latency (runs 94-95): one thread follows kHops dependent loads of a chain spread at
+// Memory latency (runs 95-96): one thread follows kHops dependent loads of a chain spread at
 // random over `span` bytes and reports ns per load: 512 MiB cold (DRAM: each sample a part of
 // the chain not read before, no warm pass, after a kernel has read 256 MiB of another buffer in
 // the same graph to push the chain out of the L2), or 1 MiB warm (the L2: each part read once
@@ -454,7 +466,7 @@ void trigger(const std::string& what, const Stream& library_stream, cudaStream_t
     for (int i = 0; i < 32; ++i) own_settle_kernel<<<1, 1, 0, stream>>>(counter);
   if (what == "memsets")
     for (int i = 0; i < 16; ++i) CK(cudaMemset(counter, 0, sizeof(unsigned)));
-  if (what == "two-streams" || what == "other-stream") {  // run 98
+  if (what == "two-streams" || what == "other-stream") {  // runs 99, 101
     cudaStream_t other;
     CK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
     for (int i = 0; i < 16; ++i) {

@@ -14,7 +14,7 @@ SettlingWork settle_launch_state(const Stream& stream, int copies, int launches)
   if (copies <= 0) throw std::invalid_argument("settling copies: nothing to copy");
   if (launches <= 0) throw std::invalid_argument("settling launches: nothing to launch");
   // The copies on a stream of their own, the launches on the caller's: as in every configuration
-  // that slowed the H200 (launch_state_bisect, runs 90-97).
+  // that slowed the H200 (launch_state_bisect, runs 91-98).
   std::vector<unsigned> pattern(std::size_t{1} << 18);  // 1 MiB
   std::iota(pattern.begin(), pattern.end(), 1u);
   const DeviceBuffer<unsigned> source{std::span<const unsigned>(pattern)};
