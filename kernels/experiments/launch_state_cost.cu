@@ -12,7 +12,9 @@
 // 32 of the library's own launch_counting_node. Buffers are set with copies, not memsets.
 // Answer (runs 78-87): no state changes anything here, in any of the builds below. The native
 // kernel reads 3.43-3.47 µs overlapped and 5.42-5.49 serially on random values throughout (the
-// library processes' fresh figures), 3.60-3.64 and 5.65-5.73 on zeros.
+// library processes' fresh figures), 3.60-3.64 and 5.65-5.73 on zeros. Why (Session 11,
+// launch_state_bisect/): the slower state needs device-to-device copies as well as launches
+// outside any graph, and this program makes no copy.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -o /tmp/lsc kernels/experiments/launch_state_cost.cu
 //   nvcc ... -cudart shared -o /tmp/lsc_shared kernels/experiments/launch_state_cost.cu
 //   nvcc ... -cudart shared -shared -Xcompiler -fPIC -DLSC_LIBRARY -o /tmp/liblsc.so \

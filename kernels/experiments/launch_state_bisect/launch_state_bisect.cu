@@ -39,8 +39,9 @@
 //
 // Answer (runs 89-102, PERF_NOTES "Session 11"): none of the library's pieces. The H200 slows
 // (3.40-3.46 -> 3.51-3.59 µs overlapped, 5.33-5.45 -> 5.66-5.84 serially) once a process has made
-// at least 4 device-to-device copies (64 KiB to 1 GiB each; 2 or 3 do not) or 12 1 GiB copy
-// kernels, and about 8 small launches outside any graph, in either order. Not by 12 GiB moved by
+// device-to-device copies (4 or more of 1 GiB, 1 or 2 do not; 1024 of 1 MiB or 65536 of 64 KiB,
+// 2 or 3 of 1 MiB do not; 64 of 1 MiB in run 102) or 12 1 GiB copy kernels, and about 8 small
+// launches outside any graph, in either order. Not by 12 GiB moved by
 // 32 eager decode steps, not by copies or launches alone; SM clock (1972-1980 MHz), DRAM and L2
 // load latency (about 313 / 146 ns) unchanged. Launches on two streams slowed it in run 99 and
 // did not in run 101; CUDA_DEVICE_MAX_CONNECTIONS=1 kept 4 copies + launches fast in run 99, not
