@@ -161,15 +161,8 @@ cudaLaunchConfig_t launch_config(dim3 grid, dim3 block, cudaStream_t stream, boo
 // Median µs per launch of a graph of whatever enqueue(stream) launches (kLayers of them).
 template <class Enqueue>
 double time_captured(cudaStream_t stream, Enqueue enqueue) {
-  cudaGraph_t graph;
-  CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  enqueue(stream);
-  CK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
-  std::vector<double> us = replay_us_per_layer(exec, stream, 10, 100, kLayers);
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
+  const CapturedGraph graph(stream, enqueue);
+  std::vector<double> us = replay_us_per_layer(graph.exec(), stream, 10, 100, kLayers);
   std::sort(us.begin(), us.end());
   return us[us.size() / 2];
 }

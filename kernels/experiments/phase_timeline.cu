@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "device_copy.h"
 #include "graph_replays.h"
 
 constexpr int kMarks = 12;
@@ -69,13 +70,6 @@ float uniform(float scale) {
   return scale * (static_cast<float>(next_random() >> 8) / 8388608.0f - 1.0f);
 }
 
-template <class T>
-T* device_copy(const std::vector<T>& host) {
-  T* device = nullptr;
-  CK(cudaMalloc(&device, host.size() * sizeof(T)));
-  CK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return device;
-}
 std::vector<unsigned short> random_bf16(long long n, float scale) {
   std::vector<unsigned short> values(static_cast<std::size_t>(n));
   for (auto& value : values) value = float_to_bf16(uniform(scale));

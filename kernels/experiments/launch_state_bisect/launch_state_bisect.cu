@@ -65,6 +65,7 @@
 #include <vector>
 
 #include "../cuda_check.h"
+#include "../device_copy.h"
 #include "gdn_decode_fused.h"
 #include "../graph_replays.h"
 #include "kernels/gdn_kernels.h"
@@ -89,14 +90,6 @@ std::set<std::string> flags;
 bool has(const char* flag) { return flags.count(flag) != 0; }
 
 __global__ void own_settle_kernel(unsigned* counter) { *counter += 1; }
-
-template <class T>
-T* device_copy(const std::vector<T>& host) {
-  T* device = nullptr;
-  CK(cudaMalloc(&device, host.size() * sizeof(T)));
-  CK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return device;
-}
 
 // One layer's kernel arguments over buffers and a workspace, and what owns them.
 struct LayerArgs {
@@ -216,16 +209,8 @@ void enqueue_first_serially(const LayerArgs& layers, cudaStream_t stream) {
 double time_native(const LayerArgs& layers, const Stream& library_stream, cudaStream_t stream,
                    LaunchOrder launch) {
   if (has("raw-graph")) {
-    cudaGraph_t graph;
-    CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    enqueue(layers, stream, launch);
-    CK(cudaStreamEndCapture(stream, &graph));
-    cudaGraphExec_t exec;
-    CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
-    const double us = median(replay_us_per_layer(exec, stream, kWarmup, kReplays, kLayers));
-    CK(cudaGraphExecDestroy(exec));
-    CK(cudaGraphDestroy(graph));
-    return us;
+    const CapturedGraph graph(stream, [&](cudaStream_t s) { enqueue(layers, s, launch); });
+    return median(replay_us_per_layer(graph.exec(), stream, kWarmup, kReplays, kLayers));
   }
   // The library's Graph needs the library's Stream; raw-stream applies to the raw graph only.
   const Stream path_stream(Stream::Kind::non_blocking);  // as the tool makes one per path
@@ -248,23 +233,8 @@ double time_library_graph(const LayerArgs& layers, const Stream& library_stream,
   const Graph graph(library_stream, [&](hipStream_t s) { enqueue(layers, s, launch); });
   if (!has("raw-timer"))
     return median(time_graph_replays(graph, library_stream, kWarmup, kReplays, kLayers));
-  for (int i = 0; i < kWarmup; ++i) graph.launch(library_stream);
-  cudaEvent_t start, stop;
-  CK(cudaEventCreate(&start));
-  CK(cudaEventCreate(&stop));
-  std::vector<double> us;
-  for (int i = 0; i < kReplays; ++i) {
-    CK(cudaEventRecord(start, library_stream.get()));
-    graph.launch(library_stream);
-    CK(cudaEventRecord(stop, library_stream.get()));
-    CK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, start, stop));
-    us.push_back(ms * 1e3 / kLayers);
-  }
-  CK(cudaEventDestroy(start));
-  CK(cudaEventDestroy(stop));
-  return median(us);
+  return median(time_replays_per_layer([&] { graph.launch(library_stream); },
+                                       library_stream.get(), kWarmup, kReplays, kLayers));
 }
 
 // The copy-bandwidth measurement taken apart (run 92): two 1 GiB buffers allocated and freed,
@@ -312,22 +282,15 @@ __global__ void clock_probe(double* mhz) {
 double sm_clock_mhz(cudaStream_t stream) {
   double* device = nullptr;
   CK(cudaMalloc(&device, sizeof(double)));
-  cudaGraph_t graph;
-  CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  clock_probe<<<1, 1, 0, stream>>>(device);
-  CK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  const CapturedGraph graph(stream, [&](cudaStream_t s) { clock_probe<<<1, 1, 0, s>>>(device); });
   std::vector<double> mhz;
   for (int i = 0; i < 5; ++i) {
-    CK(cudaGraphLaunch(exec, stream));
+    graph.launch(stream);
     CK(cudaStreamSynchronize(stream));
     double value = 0;
     CK(cudaMemcpy(&value, device, sizeof value, cudaMemcpyDeviceToHost));
     mhz.push_back(value);
   }
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
   CK(cudaFree(device));
   return median(mhz);
 }
@@ -366,18 +329,11 @@ __global__ void evict_l2(const float4* buffer, std::size_t count, float* sink) {
   if (sum == 12345.0f) *sink = sum;  // never: keeps the loads
 }
 
+// Captures body into a graph and runs it once: work that is no launch outside a graph.
 template <class Body>
 void run_in_graph(cudaStream_t stream, Body body) {
-  cudaGraph_t graph;
-  CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  body(stream);
-  CK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  CK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
-  CK(cudaGraphLaunch(exec, stream));
+  CapturedGraph(stream, body).launch(stream);
   CK(cudaStreamSynchronize(stream));
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
 }
 
 double chase_ns(cudaStream_t stream, std::size_t span) {
