@@ -68,8 +68,8 @@ TEST(JsonReport, SettlingLaunchesRoundTripAndMayBeAbsent) {
   for (const auto& [key, value] : json["method"].members())
     if (key != "settling_launches") copies_alone.set(key, value);
   EXPECT_EQ(load_error(replaced(json, {"method"}, copies_alone)),
-            "bench report JSON: method.settling_copies: without settling_launches (the bench "
-            "settles with both)");
+            "bench report JSON: method.settling_copies: has no place without settling_launches "
+            "(the bench settles with both)");
 
   // Reports recorded between the two (launches, then the copy-bandwidth measurement) read too.
   BenchReport launches_only = synthetic_gdn_report();

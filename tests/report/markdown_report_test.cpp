@@ -112,6 +112,14 @@ TEST(MarkdownReport, HeaderNamesBandwidthMethodAndCommand) {
   EXPECT_THAT(text, HasSubstr("### batch 64"));
 }
 
+TEST(MarkdownReport, SettledLineCountsInTheSingular) {
+  BenchReport report = synthetic_gdn_report();
+  report.method.settling_copies = 1;
+  report.method.settling_launches = 1;
+  EXPECT_THAT(render_markdown_report(report),
+              HasSubstr("- settled first: 1 device-to-device copy and 1 kernel launched outside"));
+}
+
 TEST(MarkdownReport, HeaderAndGatesSayHowKernelsLaunch) {
   const std::string serial = render_markdown_report(synthetic_gdn_report());
   EXPECT_THAT(serial, HasSubstr("- launches: serial (each kernel starts once the previous one has "

@@ -38,7 +38,7 @@
 // trigger A, then B.
 //
 // Answer (runs 89-102, PERF_NOTES "Session 11"): none of the library's pieces. The H200 slows
-// (3.40-3.46 -> 3.51-3.59 µs overlapped, 5.33-5.45 -> 5.66-5.84 serially) once a process has made
+// (3.40-3.46 -> 3.51-3.59 µs overlapped, 5.33-5.45 -> 5.66-5.86 serially) once a process has made
 // device-to-device copies (4 or more of 1 GiB, 1 or 2 do not; 1024 of 1 MiB or 65536 of 64 KiB,
 // 2 or 3 of 1 MiB do not; 64 of 1 MiB in run 102) or 12 1 GiB copy kernels, and about 8 small
 // launches outside any graph, in either order. Not by 12 GiB moved by
@@ -46,7 +46,7 @@
 // load latency (about 313 / 146 ns) unchanged. Launches on two streams slowed it in run 99 and
 // did not in run 101; CUDA_DEVICE_MAX_CONNECTIONS=1 kept 4 copies + launches fast in run 99, not
 // 12 x 1 GiB copies in run 101, nor the timing tool (run 100). Past that, the driver's or the
-// GPU's front end: not found.
+// GPU's front end: not found further.
 //
 //   OUT=/tmp/gc GPU_CHECK_STEPS="build" bash scripts/gpu-check.sh
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -cudart shared \

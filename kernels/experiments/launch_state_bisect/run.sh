@@ -4,7 +4,7 @@
 # BUILD already holds it), then launch_state_bisect.cu, and runs one process per configuration,
 # each twice; then (unless TOOL=0) the timing tool, settled, serial and overlapped. One row per
 # process; logs in $OUT/launch-state-bisect.tar.gz.
-#   bash kernels/experiments/launch_state_bisect/run.sh                 run 88's configurations
+#   bash kernels/experiments/launch_state_bisect/run.sh                 run 89's configurations
 #   bash kernels/experiments/launch_state_bisect/run.sh "library new-stack" ...   these
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

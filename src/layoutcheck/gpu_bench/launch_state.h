@@ -1,11 +1,12 @@
 // The state a process is in before anything is timed. On the H200 (CUDA 13), a process replays
-// graph kernels faster until it has made a few device-to-device copies and about 8 kernel
-// launches outside any graph: native at batch 1 by 0.12 µs a launch overlapped and 0.35 µs
+// graph kernels faster until it has made device-to-device copies and about 8 kernel launches
+// outside any graph: native at batch 1 by 0.10-0.16 µs a launch overlapped and 0.33-0.43 µs
 // serially (kernels/PERF_NOTES.md, session 11; kernels/experiments/launch_state_bisect/). Not the
-// clocks, not the memory's latency, not any of the library's pieces; the driver's or the GPU's
-// front end, not found further. An application's process has made both long before it replays
-// its decode graph (the bench's own copy-bandwidth measurement and gates make both too), so the
-// bench and the timing tool settle first, and everything they report is timed in that state.
+// SM clock, not the memory's latency, not any of the library's pieces; what is left is the driver
+// or the GPU's front end, not found further. An application's process has made both long before
+// it replays its decode graph (the bench's own copy-bandwidth measurement and gates make both
+// too), so the bench and the timing tool settle first, and everything they report is timed in
+// that state.
 #pragma once
 
 #include <cstdint>
@@ -14,20 +15,21 @@
 
 namespace layoutcheck::gpu {
 
-// Sixteen times the copies and four times the launches the H200 needed, so a driver that needs a
-// few more still settles.
+// 64 copies of 1 MiB were enough on the H200 (run 102; 2 or 3 were not, 4 of 1 GiB were); four
+// times the launches it needed, so a driver that needs a few more still settles.
 inline constexpr int kSettlingCopies = 64;
 inline constexpr int kSettlingLaunches = 32;
 
 struct SettlingWork {
-  std::int64_t copies = 0;    // device-to-device copies of 1 MiB, each checked to have arrived
+  std::int64_t copies = 0;    // device-to-device copies of 1 MiB, each checked where it landed
   std::int64_t launches = 0;  // one-thread kernels, as counted on the device
 };
 
 // @pre copies > 0 and launches > 0 (else std::invalid_argument, before any GPU call). Makes
-//      `copies` device-to-device copies on a stream of its own, then launches `launches`
-//      one-thread kernels on `stream`, all outside any graph, and waits for them. Throws
-//      GpuError on a failed call or a copy that did not arrive.
+//      `copies` device-to-device copies of 1 MiB (each into a slot of its own, checked after) on
+//      a stream of its own, then launches `launches` one-thread kernels on `stream`, all outside
+//      any graph, and waits for them. Throws GpuError on a failed call or a copy that did not
+//      arrive.
 SettlingWork settle_launch_state(const Stream& stream, int copies = kSettlingCopies,
                                  int launches = kSettlingLaunches);
 

@@ -340,7 +340,8 @@ BenchReport report_from(const Member& document) {
   report.method.settling_launches = settling_count("settling_launches");
   report.method.settling_copies = settling_count("settling_copies");
   if (report.method.settling_copies > 0 && report.method.settling_launches == 0)
-    method["settling_copies"].fail("without settling_launches (the bench settles with both)");
+    method["settling_copies"].fail("has no place without settling_launches (the bench settles "
+                                   "with both)");
   const Member copy = document["copy_bandwidth"];
   report.copy_bandwidth.bytes_per_copy = copy["bytes_per_copy"].integer();
   if (report.copy_bandwidth.bytes_per_copy <= 0)
