@@ -447,17 +447,8 @@ void trigger(const std::string& what, const Stream& library_stream, cudaStream_t
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: launch_state_bisect none|library|own|memsets [flags]\n");
-    return 2;
-  }
-  const std::string what = argv[1];
-  std::string names;
-  for (int i = 2; i < argc; ++i) {
-    flags.insert(argv[i]);
-    names += std::string(names.empty() ? "" : " ") + argv[i];
-  }
+// One configuration, fresh then after the trigger: one table row.
+int time_configuration(const std::string& what, const std::string& names) {
   (void)current_device();  // as the tool does first
   const GdnShape shape;    // 16/48/128/128, W = 4
   const GdnStepInputs inputs = make_random_step_inputs(shape, flat_gdn_layouts(shape), 1, 1234);
@@ -515,4 +506,56 @@ int main(int argc, char** argv) {
               renewed_placement.c_str(), fresh_mhz, after_mhz, fresh_dram, fresh_l2, after_dram,
               after_l2);
   return 0;
+}
+
+// A misspelt trigger or flag would time the tool's configuration under another name: refuse it.
+bool known_trigger(const std::string& what) {
+  static const std::set<std::string> triggers = {"none",        "library",      "own",
+                                                 "memsets",     "two-streams",  "other-stream",
+                                                 "eager-64",    "eager-1"};
+  std::size_t start = 0;
+  for (std::size_t plus; (plus = what.find('+', start)) != std::string::npos; start = plus + 1)
+    if (triggers.count(what.substr(start, plus - start)) == 0) return false;
+  return triggers.count(what.substr(start)) != 0;
+}
+
+bool known_flag(const std::string& flag) {
+  static const std::set<std::string> names = {
+      "own-workspaces", "compiled-kernel", "raw-graph",      "raw-timer",         "raw-stream",
+      "own-buffers",    "trigger-first",   "new-stack",      "copy-bandwidth",    "other-paths",
+      "hot",            "library-workspace", "path-streams", "big-alloc",         "big-memsets",
+      "big-copies",     "copy-bandwidth-kept", "sm-copy"};
+  if (flag.rfind("d2d=", 0) == 0) {
+    const std::size_t x = flag.find('x');
+    return x != std::string::npos && x > 4 && x + 1 < flag.size() &&
+           flag.find_first_not_of("0123456789", 4) == x &&
+           flag.find_first_not_of("0123456789", x + 1) == std::string::npos;
+  }
+  return names.count(flag) != 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !known_trigger(argv[1])) {
+    std::fprintf(stderr, "usage: launch_state_bisect TRIGGER[+TRIGGER...] [FLAG...] (the header "
+                         "lists both)%s%s\n",
+                 argc < 2 ? "" : "; unknown trigger: ", argc < 2 ? "" : argv[1]);
+    return 2;
+  }
+  const std::string what = argv[1];
+  std::string names;
+  for (int i = 2; i < argc; ++i) {
+    if (!known_flag(argv[i])) {
+      std::fprintf(stderr, "launch_state_bisect: unknown flag %s (the header lists them)\n",
+                   argv[i]);
+      return 2;
+    }
+    flags.insert(argv[i]);
+    names += std::string(names.empty() ? "" : " ") + argv[i];
+  }
+  try {
+    return time_configuration(what, names);
+  } catch (const std::exception& error) {  // no GPU, a failed call: say so, not abort
+    std::fprintf(stderr, "launch_state_bisect: %s\n", error.what());
+    return 1;
+  }
 }
