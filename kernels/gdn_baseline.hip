@@ -108,7 +108,8 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   const long long head = static_cast<long long>(b) * d.HV + hv;
   const Gates gates = gates_from_buffers(buffers, head);
   __syncthreads();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
+  QkNorm norm{};
+  if constexpr (!Walk::kFoldsQkNorm) norm = l2norm_qk(q, k, kKeyDim);
   walk.step(state_row, d, hv, v0, q, k, norm, gates, value, [&](const float* o) {
     for (int j = static_cast<int>(threadIdx.x); j < Walk::kColumns; j += Walk::kThreads)
       buffers.o[head * d.V + v0 + j] = float_to_bf16(o[j]);

@@ -385,17 +385,28 @@ __device__ void shift_qk_conv_state(const GdnDecodeArgs& args, const GdnDims& d,
   }
 }
 
-// l2norm factors of the staged q and k over the key dim, and their dot product after
-// normalisation: qhat = q * q_scale (including K^-0.5), khat = k * k_scale.
-// Every wave sums the staged q, k itself (a few shared loads a lane) instead of the block
-// combining partials: no block barrier on the kernel's critical path. The waves add in the same
-// order, so they all get bitwise the same factors. @pre q, k visible to the whole block.
+// l2norm factors of q and k over the key dim, and their dot product after normalisation:
+// qhat = q * q_scale (including K^-0.5), khat = k * k_scale.
 struct QkNorm {
   float q_scale;
   float k_scale;
   float k_dot_q;  // khat . qhat
 };
 
+// The factors from q.q, k.k and q.k over the K keys.
+__device__ inline QkNorm qk_norm_from_sums(float q_dot_q, float k_dot_k, float q_dot_k, int K) {
+  QkNorm norm;
+  // K^-0.5 stays the exact root: a constant of the launch, off the dependent chain.
+  norm.q_scale = inverse_sqrt(q_dot_q + kNormEpsilon) * (1.0f / sqrtf(static_cast<float>(K)));
+  norm.k_scale = inverse_sqrt(k_dot_k + kNormEpsilon);
+  norm.k_dot_q = q_dot_k * norm.q_scale * norm.k_scale;
+  return norm;
+}
+
+// The factors of the staged q and k. Every wave sums them itself (a few shared loads a lane)
+// instead of the block combining partials: no block barrier on the kernel's critical path. The
+// waves add in the same order, so they all get bitwise the same factors. @pre q, k visible to the
+// whole block.
 __device__ inline QkNorm l2norm_qk(const float* q, const float* k, int K) {
   float sums[3] = {0.0f, 0.0f, 0.0f};
   for (int i = wave::lane_id(); i < K; i += wave::kWaveSize) {
@@ -404,12 +415,7 @@ __device__ inline QkNorm l2norm_qk(const float* q, const float* k, int K) {
     sums[2] += q[i] * k[i];
   }
   for (float& sum : sums) sum = wave::group_sum<wave::kWaveSize>(sum);
-  QkNorm norm;
-  // K^-0.5 stays the exact root: a constant of the launch, off the dependent chain.
-  norm.q_scale = inverse_sqrt(sums[0] + kNormEpsilon) * (1.0f / sqrtf(static_cast<float>(K)));
-  norm.k_scale = inverse_sqrt(sums[1] + kNormEpsilon);
-  norm.k_dot_q = sums[2] * norm.q_scale * norm.k_scale;
-  return norm;
+  return qk_norm_from_sums(sums[0], sums[1], sums[2], K);
 }
 
 // The delta rule for one column v, from the column's projections of the *old* state

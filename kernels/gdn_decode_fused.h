@@ -39,7 +39,10 @@ __device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d,
 
 // The gated RMSNorm out = o * rsqrt(mean(o^2) + eps) * gate, for columns [v0, v0 + tile) of
 // head hv. Every wave sums o^2 over the tile's o itself (as l2norm_qk does: no block barrier).
-// With one block per head (tiles == 1) it writes the output and returns -1. With several,
+// With one block per head (tiles == 1) it writes the output and returns -1; with
+// `only_storing_waves` the waves past the tile's columns return at once, so their state stores
+// start sooner (the overlapped batch-1 kernel: 0.05 µs, kernels/PERF_NOTES.md session 12; at batch
+// 8, where blocks share multiprocessors, the whole head lost 0.4 µs with it). With several,
 // each block publishes its gated o and its partial sum of o^2 to the workspace and arrives at the
 // head's counter; the return value (thread 0's) says how many arrived before, and the last block
 // finishes the norm for the whole head in finish_gated_rmsnorm. Publishing before the state is
@@ -47,8 +50,10 @@ __device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d,
 // @pre o visible to the whole block.
 __device__ inline int gated_rmsnorm(const GdnDecodeArgs& args, const GdnDims& d,
                                     const HeadBlock& block, int v0, int tile, const float* o,
-                                    const float* gate) {
+                                    const float* gate, bool only_storing_waves) {
   const int tiles = block.tiles;
+  const int wave_start = static_cast<int>(threadIdx.x) - wave::lane_id();
+  if (only_storing_waves && tiles == 1 && wave_start >= tile) return -1;
   float sum = 0.0f;
   for (int j = wave::lane_id(); j < tile; j += wave::kWaveSize) sum += o[j] * o[j];
   sum = wave::group_sum<wave::kWaveSize>(sum);
@@ -152,10 +157,13 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
   __syncthreads();
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, block.h) : -1;
   const Gates gates = gate_inputs.gates();
-  const QkNorm norm = l2norm_qk(q, k, kKeyDim);
-  const int norm_arrived = walk.step(
-      state_row, d, hv, v0, q, k, norm, gates, value,
-      [&](const float* o) { return gated_rmsnorm(args, d, block, v0, Walk::kColumns, o, gate); });
+  QkNorm norm{};  // or summed by the walk's projection (StateTile::kFoldsQkNorm)
+  if constexpr (!Walk::kFoldsQkNorm) norm = l2norm_qk(q, k, kKeyDim);
+  const int norm_arrived =
+      walk.step(state_row, d, hv, v0, q, k, norm, gates, value, [&](const float* o) {
+        return gated_rmsnorm(args, d, block, v0, Walk::kColumns, o, gate,
+                             kStateLoads == StateLoads::before_wait);
+      });
   // Every thread of the block that arrived last shifts its own Q/K channels: one barrier and a
   // store round, shorter than the one wave's loop it replaced (kernels/PERF_NOTES.md, v18).
   __shared__ bool shifts_qk;
@@ -225,7 +233,7 @@ __global__ void __launch_bounds__(kGenericThreads) gdn_decode_fused_generic(GdnD
   const int qk_arrived = threadIdx.x == 0 ? arrive_qk(args, d, b, block.h) : -1;
   const QkNorm norm = l2norm_qk(q, k, d.K);
   update_state_generic<State>(state_row, d, hv, q, k, norm, gates, value, u, o);
-  gated_rmsnorm(args, d, block, 0, d.V, o, gate);
+  gated_rmsnorm(args, d, block, 0, d.V, o, gate, false);
   if (threadIdx.x < wave::kWaveSize && finish_shared_work(args, d, block, qk_arrived, -1))
     shift_qk_conv_state<Layout>(args, d, b, block.h);
 }

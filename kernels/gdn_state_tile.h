@@ -24,6 +24,33 @@ enum class StateLoads {
   before_wait,    // first, before await_previous_kernel() (launch_order.h)
 };
 
+// How a walk's state loads and stores meet the caches. A step reads each state line once and
+// writes it once, and the next read of it is a whole model step later, so the lines can be
+// marked streaming (evict-first; ld.global.cs, st.global.cs). Measured on an H200
+// (kernels/PERF_NOTES.md, session 12), for the whole head when every block has a multiprocessor
+// to itself (batch 1 and 2): 0.1 µs faster a layer launched overlapped, 0.3-0.5 µs serially; and
+// 4-5 % slower at batch 8 and 64, where the state stream is bandwidth bound, so only the one-wave
+// walks use it. NVIDIA only: plain on HIP.
+enum class StateCaching { normal, streaming };
+
+template <StateCaching kCaching>
+__device__ inline float4 load_state(const float* p) {
+  const float4* line = reinterpret_cast<const float4*>(p);
+#if defined(LC_GPU_VENDOR_NVIDIA)
+  if constexpr (kCaching == StateCaching::streaming) return __ldcs(line);
+#endif
+  return *line;
+}
+
+template <StateCaching kCaching>
+__device__ inline void store_state(float* p, const float4& value) {
+  float4* line = reinterpret_cast<float4*>(p);
+#if defined(LC_GPU_VENDOR_NVIDIA)
+  if constexpr (kCaching == StateCaching::streaming) return __stcs(line, value);
+#endif
+  *line = value;
+}
+
 // Blocks per multiprocessor to plan registers for (__launch_bounds__): the state floats a thread
 // holds plus about 48 registers of addressing, staging and reductions, over NVIDIA's 64K-register
 // file; ptxas then keeps the slice in registers without spilling (kernels/PERF_NOTES.md). HIP on
@@ -33,7 +60,8 @@ constexpr int min_blocks_for(int threads, int state_floats_per_thread) {
   return blocks < 1 ? 1 : blocks;
 }
 
-template <class State, int kKeyDim, int kTile, int kLoadsPerThread = 8>
+template <class State, int kKeyDim, int kTile, int kLoadsPerThread = 8,
+          StateCaching kCaching = StateCaching::normal>
 struct StateTile {
   static constexpr bool kValueInnermost = State::kValueInnermost;
   static constexpr int kThreads = kKeyDim * kTile / 4 / kLoadsPerThread;
@@ -47,8 +75,13 @@ struct StateTile {
   static_assert(kQuadsPerRow <= wave::kWaveSize, "a row is read by the lanes of one wave");
   static constexpr int kWaves = kThreads / wave::kWaveSize;
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 4 * kLoadsPerThread);
-  // Shared floats project() needs (value-innermost layout only).
-  static constexpr int kReductionFloats = kValueInnermost ? kWaves * 2 * kTile : 1;
+  // Value innermost, project() also sums the l2norm's q.q, k.k and q.k over the q and k rows it
+  // reads anyway, each wave's share beside its column partials: that replaces l2norm_qk's
+  // shuffles before the block's first barrier (kernels/PERF_NOTES.md, session 12).
+  static constexpr bool kFoldsQkNorm = kValueInnermost;
+  // Shared floats project() needs (value-innermost layout only): per wave, the column partials
+  // of a and c, then the three l2norm sums.
+  static constexpr int kReductionFloats = kValueInnermost ? kWaves * (2 * kTile + 3) : 1;
   static constexpr int kColumns = kTile;  // of the head, per block: grid.x = V / kColumns
   static constexpr StateLoads kStateLoads = StateLoads::with_staging;
 
@@ -70,34 +103,44 @@ struct StateTile {
     group = static_cast<int>(threadIdx.x) / kQuadsPerRow;
 #pragma unroll
     for (int i = 0; i < kLoadsPerThread; ++i)
-      s[i] = *reinterpret_cast<const float4*>(state_row + offset(d, hv, v0, i));
+      s[i] = load_state<kCaching>(state_row + offset(d, hv, v0, i));
   }
 
   // For every column of the slice: a = S^T khat, c = S^T qhat over the old state, then the delta
   // rule; u and o of column j land in u_out[j], o_out[j]. q, k are the staged (unnormalised) conv
-  // outputs; value[j] the staged value. Ends with the block synchronised.
-  __device__ void project(const float* q, const float* k, const QkNorm& norm, const Gates& gates,
+  // outputs; value[j] the staged value. norm holds their l2norm factors (l2norm_qk), or, with
+  // kFoldsQkNorm, is set here, the same in every thread. Ends with the block synchronised.
+  __device__ void project(const float* q, const float* k, QkNorm& norm, const Gates& gates,
                           const float* value, float* u_out, float* o_out, float* reduction) {
     if constexpr (kValueInnermost) {
       float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
       float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      float qk_sums[3] = {0.0f, 0.0f, 0.0f};  // q.q, k.k, q.k over this thread's rows
 #pragma unroll
       for (int i = 0; i < kLoadsPerThread; ++i) {
-        // The raw q and k: the l2norm's scales come after the sums, so its shuffles and roots
-        // overlap these multiply-adds instead of preceding them.
+        // The raw q and k: the l2norm's scales multiply the column sums below (v18), and with
+        // kFoldsQkNorm its own sums come from these rows too.
         const int row = group + i * kRowGroups;
         const float kh = k[row];
         const float qh = q[row];
         a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
         c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
+        qk_sums[0] += qh * qh, qk_sums[1] += kh * kh, qk_sums[2] += qh * kh;
       }
 #pragma unroll
       for (int j = 0; j < 4; ++j) {  // the wave's lanes with the same quad hold the same columns
         a[j] = wave::strided_sum<kQuadsPerRow>(a[j]);
         c[j] = wave::strided_sum<kQuadsPerRow>(c[j]);
       }
+      const int wave_index = static_cast<int>(threadIdx.x) / wave::kWaveSize;
+      float* qk_partials = reduction + kWaves * 2 * kTile;
+#pragma unroll
+      for (int j = 0; j < 3; ++j) {  // every quad sums the same rows: lane 0 keeps the wave's
+        qk_sums[j] = wave::strided_sum<kQuadsPerRow>(qk_sums[j]);
+        if (wave::lane_id() == 0) qk_partials[wave_index * 3 + j] = qk_sums[j];
+      }
       if (wave::lane_id() < kQuadsPerRow) {
-        float* partial = reduction + static_cast<int>(threadIdx.x) / wave::kWaveSize * 2 * kTile;
+        float* partial = reduction + wave_index * 2 * kTile;
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           partial[4 * quad + j] = a[j];
@@ -105,6 +148,11 @@ struct StateTile {
         }
       }
       __syncthreads();
+      float sums[3] = {0.0f, 0.0f, 0.0f};
+      for (int w = 0; w < kWaves; ++w)  // fixed order: every thread the same factors
+#pragma unroll
+        for (int j = 0; j < 3; ++j) sums[j] += qk_partials[w * 3 + j];
+      norm = qk_norm_from_sums(sums[0], sums[1], sums[2], kKeyDim);
       for (int column = static_cast<int>(threadIdx.x); column < kTile; column += kThreads) {
         float a_sum = 0.0f, c_sum = 0.0f;
         for (int w = 0; w < kWaves; ++w) {  // fixed order: deterministic
@@ -144,13 +192,13 @@ struct StateTile {
     }
   }
 
-  // One decode step on the block's slice, with its shared scratch: project(), then
-  // on_output(o) (o: kTile floats in shared memory, visible to the whole block) before the
+  // One decode step on the block's slice, with its shared scratch: project() (norm as there),
+  // then on_output(o) (o: kTile floats in shared memory, visible to the whole block) before the
   // updated slice is stored, so what on_output publishes overlaps the stores. Returns what
   // on_output returns. @pre load().
   template <class OnOutput>
   __device__ auto step(float* state_row, const GdnDims& d, int hv, int v0, const float* q,
-                       const float* k, const QkNorm& norm, const Gates& gates, const float* value,
+                       const float* k, QkNorm norm, const Gates& gates, const float* value,
                        OnOutput on_output) {
     __shared__ float u[kTile];
     __shared__ float o[kTile];
@@ -183,7 +231,7 @@ struct StateTile {
         updated.z = gates.decay * s[i].z + kq[2] * norm.k_scale * ui;
         updated.w = gates.decay * s[i].w + kq[3] * norm.k_scale * ui;
       }
-      *reinterpret_cast<float4*>(state_row + offset(d, hv, v0, i)) = updated;
+      store_state<kCaching>(state_row + offset(d, hv, v0, i), updated);
     }
   }
 };
@@ -201,6 +249,7 @@ struct StreamedState {
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 2 * 4 * 4);  // two chunks held
   static constexpr int kColumns = kValueDim;  // the whole head: grid.x = 1
   static constexpr StateLoads kStateLoads = StateLoads::with_staging;
+  static constexpr bool kFoldsQkNorm = Chunk::kFoldsQkNorm;
   static_assert(kValueDim % kChunk == 0 && kChunks >= 2, "at least two whole chunks");
 
   Chunk chunk[2];
@@ -216,7 +265,7 @@ struct StreamedState {
   // what on_output returns. @pre load().
   template <class OnOutput>
   __device__ auto step(float* state_row, const GdnDims& d, int hv, int v0, const float* q,
-                       const float* k, const QkNorm& norm, const Gates& gates, const float* value,
+                       const float* k, QkNorm norm, const Gates& gates, const float* value,
                        OnOutput on_output) {
     __shared__ float u[kChunk];
     __shared__ float o[kValueDim];

@@ -12,8 +12,8 @@ namespace layoutcheck::kernels {
 inline constexpr int kStreamChunk = 32;
 
 // The whole head in one block: the walk of whole, whole_deferred and whole_early.
-template <class State>
-using WholeHead = StateTile<State, kFastKeyDim, kFastValueDim, 16>;
+template <class State, StateCaching kCaching = StateCaching::normal>
+using WholeHead = StateTile<State, kFastKeyDim, kFastValueDim, 16, kCaching>;
 
 template <class Walk>
 struct WalkTag {
@@ -35,9 +35,9 @@ void visit_state_walk(StateSplit split, Visitor&& visit) {
     case StateSplit::streamed:
       return visit(WalkTag<StreamedState<State, kFastKeyDim, kFastValueDim, kStreamChunk>>{});
     case StateSplit::whole_deferred:
-      return visit(WalkTag<LoadsAfterStaging<WholeHead<State>>>{});
+      return visit(WalkTag<LoadsAfterStaging<WholeHead<State, StateCaching::streaming>>>{});
     case StateSplit::whole_early:
-      return visit(WalkTag<LoadsBeforeWait<WholeHead<State>>>{});
+      return visit(WalkTag<LoadsBeforeWait<WholeHead<State, StateCaching::streaming>>>{});
   }
 }
 
