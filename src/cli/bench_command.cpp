@@ -218,7 +218,7 @@ Command setup_bench_command(CLI::App& parent) {
       ->default_val(10);
   app->add_option(
          "--launch", options->launch,
-         "How kernels launch in the layer graphs: serial (the issue's method), or "
+         "How kernels launch in the layer graphs: serial (the default), or "
          "overlapped (programmatic dependent launch for every kernel of every path, NVIDIA "
          "sm_90+; each may start while the previous one finishes)")
       ->check(CLI::IsMember({"serial", "overlapped"}))

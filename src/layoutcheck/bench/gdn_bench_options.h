@@ -21,7 +21,7 @@ struct GdnBenchOptions {
   int replays = 100;
   int hot_replays = 100;
   // Launch every kernel of every path overlapped in the layer graphs (programmatic dependent
-  // launch, kernels/launch_order.h): not the method, a second one for NVIDIA sm_90+.
+  // launch, kernels/launch_order.h): the second method, for NVIDIA sm_90+; serial is the default.
   bool overlapped_launches = false;
   std::int64_t copy_bytes = std::int64_t{1} << 30;  // size of the buffer the copy bandwidth uses
   // Probe the negative control on the GPU (one-hot sweep of qkvz and ba) for its misread count;

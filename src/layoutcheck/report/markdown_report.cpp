@@ -70,9 +70,9 @@ void write_header(std::ostream& out, const BenchReport& report) {
   if (report.method.overlapped_launches)
     out << "- launches: **overlapped** (programmatic dependent launch): in the layer graphs and "
            "the launch floor every kernel of every path may start while the previous one "
-           "finishes, loading only its own state, conv state and weights before it waits; not the "
-           "issue's method, which launches serially. Hot graphs launch serially, with the splits "
-           "serial launches choose (their launches share one layer's state)\n";
+           "finishes, loading only its own state, conv state and weights before it waits (NVIDIA "
+           "sm_90+; the bench's default launches serially). Hot graphs launch serially, with the "
+           "splits serial launches choose (their launches share one layer's state)\n";
   else
     out << "- launches: serial (each kernel starts once the previous one has finished)\n";
   out << "- floor = bytes moved ÷ copy bandwidth; % of copy BW = floor ÷ median time\n";
