@@ -28,9 +28,10 @@ enum class StateLoads {
 // writes it once, and the next read of it is a whole model step later, so the lines can be
 // marked streaming (evict-first; ld.global.cs, st.global.cs). Measured on an H200
 // (kernels/PERF_NOTES.md, session 12), for the whole head when every block has a multiprocessor
-// to itself (batch 1 and 2): 0.1 µs faster a layer launched overlapped, 0.3-0.5 µs serially; and
-// 4-5 % slower at batch 8 and 64, where the state stream is bandwidth bound, so only the one-wave
-// walks use it. NVIDIA only: plain on HIP.
+// to itself (batch 1 and 2): 0.1 µs faster a layer launched overlapped; serially 0.5 µs in the
+// timing tool, though the bench's native figure did not move; and 4-5 % slower at batch 8 and 64,
+// where the state stream is bandwidth bound, so only the one-wave walks use it. NVIDIA only:
+// plain on HIP.
 enum class StateCaching { normal, streaming };
 
 template <StateCaching kCaching>
@@ -108,24 +109,26 @@ struct StateTile {
 
   // For every column of the slice: a = S^T khat, c = S^T qhat over the old state, then the delta
   // rule; u and o of column j land in u_out[j], o_out[j]. q, k are the staged (unnormalised) conv
-  // outputs; value[j] the staged value. norm holds their l2norm factors (l2norm_qk), or, with
-  // kFoldsQkNorm, is set here, the same in every thread. Ends with the block synchronised.
+  // outputs; value[j] the staged value; norm their l2norm factors. With fold_norm (value innermost
+  // only, kFoldsQkNorm) the incoming norm is ignored: it is summed here and set, the same in every
+  // thread. Ends with the block synchronised.
   __device__ void project(const float* q, const float* k, QkNorm& norm, const Gates& gates,
-                          const float* value, float* u_out, float* o_out, float* reduction) {
+                          const float* value, float* u_out, float* o_out, float* reduction,
+                          bool fold_norm = kFoldsQkNorm) {
     if constexpr (kValueInnermost) {
       float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
       float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
       float qk_sums[3] = {0.0f, 0.0f, 0.0f};  // q.q, k.k, q.k over this thread's rows
 #pragma unroll
       for (int i = 0; i < kLoadsPerThread; ++i) {
-        // The raw q and k: the l2norm's scales multiply the column sums below (v18), and with
-        // kFoldsQkNorm its own sums come from these rows too.
+        // The raw q and k: the l2norm's scales multiply the column sums below (v18), and its own
+        // sums come from these rows too.
         const int row = group + i * kRowGroups;
         const float kh = k[row];
         const float qh = q[row];
         a[0] += s[i].x * kh, a[1] += s[i].y * kh, a[2] += s[i].z * kh, a[3] += s[i].w * kh;
         c[0] += s[i].x * qh, c[1] += s[i].y * qh, c[2] += s[i].z * qh, c[3] += s[i].w * qh;
-        qk_sums[0] += qh * qh, qk_sums[1] += kh * kh, qk_sums[2] += qh * kh;
+        if (fold_norm) qk_sums[0] += qh * qh, qk_sums[1] += kh * kh, qk_sums[2] += qh * kh;
       }
 #pragma unroll
       for (int j = 0; j < 4; ++j) {  // the wave's lanes with the same quad hold the same columns
@@ -134,10 +137,12 @@ struct StateTile {
       }
       const int wave_index = static_cast<int>(threadIdx.x) / wave::kWaveSize;
       float* qk_partials = reduction + kWaves * 2 * kTile;
+      if (fold_norm) {
 #pragma unroll
-      for (int j = 0; j < 3; ++j) {  // every quad sums the same rows: lane 0 keeps the wave's
-        qk_sums[j] = wave::strided_sum<kQuadsPerRow>(qk_sums[j]);
-        if (wave::lane_id() == 0) qk_partials[wave_index * 3 + j] = qk_sums[j];
+        for (int j = 0; j < 3; ++j) {  // every quad sums the same rows: lane 0 keeps the wave's
+          qk_sums[j] = wave::strided_sum<kQuadsPerRow>(qk_sums[j]);
+          if (wave::lane_id() == 0) qk_partials[wave_index * 3 + j] = qk_sums[j];
+        }
       }
       if (wave::lane_id() < kQuadsPerRow) {
         float* partial = reduction + wave_index * 2 * kTile;
@@ -148,11 +153,13 @@ struct StateTile {
         }
       }
       __syncthreads();
-      float sums[3] = {0.0f, 0.0f, 0.0f};
-      for (int w = 0; w < kWaves; ++w)  // fixed order: every thread the same factors
+      if (fold_norm) {
+        float sums[3] = {0.0f, 0.0f, 0.0f};
+        for (int w = 0; w < kWaves; ++w)  // fixed order: every thread the same factors
 #pragma unroll
-        for (int j = 0; j < 3; ++j) sums[j] += qk_partials[w * 3 + j];
-      norm = qk_norm_from_sums(sums[0], sums[1], sums[2], kKeyDim);
+          for (int j = 0; j < 3; ++j) sums[j] += qk_partials[w * 3 + j];
+        norm = qk_norm_from_sums(sums[0], sums[1], sums[2], kKeyDim);
+      }
       for (int column = static_cast<int>(threadIdx.x); column < kTile; column += kThreads) {
         float a_sum = 0.0f, c_sum = 0.0f;
         for (int w = 0; w < kWaves; ++w) {  // fixed order: deterministic
@@ -249,7 +256,9 @@ struct StreamedState {
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 2 * 4 * 4);  // two chunks held
   static constexpr int kColumns = kValueDim;  // the whole head: grid.x = 1
   static constexpr StateLoads kStateLoads = StateLoads::with_staging;
-  static constexpr bool kFoldsQkNorm = Chunk::kFoldsQkNorm;
+  // The kernel's l2norm_qk gives the factors: summed in the first chunk's projection they spilled
+  // registers under this walk's budget (kMinBlocks).
+  static constexpr bool kFoldsQkNorm = false;
   static_assert(kValueDim % kChunk == 0 && kChunks >= 2, "at least two whole chunks");
 
   Chunk chunk[2];
@@ -274,7 +283,8 @@ struct StreamedState {
     for (int c = 0; c < kChunks; ++c) {
       Chunk& current = chunk[c % 2];
       const int column = v0 + c * kChunk;
-      current.project(q, k, norm, gates, value + c * kChunk, u, o + c * kChunk, reduction);
+      current.project(q, k, norm, gates, value + c * kChunk, u, o + c * kChunk, reduction,
+                      kFoldsQkNorm);
       current.update_and_store(state_row, d, hv, column, k, norm, gates, u);
       if (c + 2 < kChunks) current.load(state_row, d, hv, column + 2 * kChunk);
     }
@@ -285,8 +295,8 @@ struct StreamedState {
 // Walk with its load() issued only once the block's staged inputs are back. When every block has
 // a multiprocessor to itself (batch 1: 48 blocks on 132), the scattered staging loads issued
 // beside 3 MB of state streams come back after them, 1.9 µs later (the phase timeline in
-// kernels/PERF_NOTES.md); issued alone they return sooner, and the conv, gates and l2norm run while
-// the state arrives.
+// kernels/PERF_NOTES.md); issued alone they return sooner, and the conv and gates run while the
+// state arrives (and, key innermost, the l2norm).
 template <class Walk>
 struct LoadsAfterStaging : Walk {
   static constexpr StateLoads kStateLoads = StateLoads::after_staging;

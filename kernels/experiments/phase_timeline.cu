@@ -1,7 +1,7 @@
 // Experiment, not part of the build (kernels/PERF_NOTES.md, "Session 5: batch 1 phase by
 // phase", "Session 12"): the native fused kernel at batch 1, timed the bench's way (48 layers, each
 // with its own buffers, in one CUDA graph, after the bench's settling), with thread 0 of every
-// block reading the SM's cycle counter at the points phase_marks.patch (regenerated for v18 in
+// block reading the SM's cycle counter at the points phase_marks.patch (regenerated for v19 in
 // session 12) marks with LC_PHASE_MARK(0..11). The whole-head kernel leaves the workspace unused
 // (it combines no norm across blocks), so each layer gets its own and the marks go there: a store
 // by thread 0, no atomic and no load on the kernel's path. Prints, per mark, the median and spread
@@ -66,8 +66,8 @@ constexpr long long H = 16, HV = 48, K = 128, V = 128, W = 4, kBatch = 1, kLayer
 constexpr long long kQkvzRow = 2 * H * K + 2 * HV * V, kBaRow = 2 * HV;
 constexpr long long kChannels = 2 * H * K + HV * V, kStateRow = HV * K * V;
 // The walks choose_fused_split picks at batch 1: serially whole-deferred (v15), overlapped
-// whole-early (v16).
-using WholeHeadHkv = StateTile<StateHkv, 128, 128, 16>;
+// whole-early (v16), both with streaming state accesses (v19; run 104 timed v18's, without).
+using WholeHeadHkv = StateTile<StateHkv, 128, 128, 16, StateCaching::streaming>;
 constexpr int kThreads = WholeHeadHkv::kThreads;
 
 // The bench's settling (gpu_bench/launch_state.h): copies between device buffers, then small
@@ -198,8 +198,8 @@ int main(int argc, char** argv) {
                                "3 the step's staging and gate loads issued",
                                "4 thread 0's staging back, conv done (deferred: state issued)",
                                "5 block barrier: every thread's staging back",
-                               "6 gates, l2norm of q, k",
-                               "7 project done (state back, reduced, delta rule)",
+                               "6 gates (and l2norm_qk where the walk does not fold it)",
+                               "7 project done (state back, reduced, l2norm, delta rule)",
                                "8 gated RMSNorm: out stored",
                                "9 state update stores issued",
                                "10 shared work's barrier (handshakes)",
