@@ -28,18 +28,21 @@ install(TARGETS layoutcheck_cli EXPORT layoutcheckTargets
 
 # The GPU headers (gpu/, gpu_bench/ and the runtime mapping in platform/) compile only with a GPU
 # backend: a CPU-only install leaves them out rather than ship headers nobody can include. A GPU
-# install adds the kernels' ABI they include ("kernels/gdn_kernels.h", from the include root).
+# install adds the kernels' ABI they include ("kernels/gdn/gdn_kernels.h", from the include root).
 set(_layoutcheck_gpu_only_headers)
 if(NOT TARGET layoutcheck_gpu)
   set(_layoutcheck_gpu_only_headers PATTERN "gpu" EXCLUDE PATTERN "gpu_bench" EXCLUDE
       PATTERN "gpu_runtime.h" EXCLUDE PATTERN "hip_on_cuda.h" EXCLUDE PATTERN "wave.h" EXCLUDE)
 endif()
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/layoutcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/layoutcheck ${PROJECT_SOURCE_DIR}/src/cases
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h" ${_layoutcheck_gpu_only_headers})
 if(TARGET layoutcheck_gpu)
-  install(FILES ${PROJECT_SOURCE_DIR}/kernels/gdn_kernels.h ${PROJECT_SOURCE_DIR}/kernels/gdn_abi.h
-                ${PROJECT_SOURCE_DIR}/kernels/launch_order.h
+  install(FILES ${PROJECT_SOURCE_DIR}/kernels/launch_order.h
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernels)
+  install(FILES ${PROJECT_SOURCE_DIR}/kernels/gdn/gdn_kernels.h
+                ${PROJECT_SOURCE_DIR}/kernels/gdn/gdn_abi.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernels/gdn)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/contracts/ DESTINATION ${LAYOUTCHECK_INSTALL_CONTRACTSDIR})
 

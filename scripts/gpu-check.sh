@@ -2,13 +2,12 @@
 # The GPU check, run on a machine with an NVIDIA GPU and CUDA 13 (the H200 of the device tool):
 # configure and build with the CUDA backend, run the GPU tests (every path against the fp64
 # reference, GPU probes, adapters, ported kernels and mutants), compute-sanitizer memcheck,
-# racecheck and synccheck on a reduced set of tests, a graph-captured timing of every path
-# (48 layers; serial launches, then overlapped, kernels/launch_order.h) and the CLI on the shipped
-# ports. Logs are packed into
+# racecheck and synccheck on a reduced set of tests, and the CLI on the shipped ports (the timing
+# report is scripts/gpu-bench.sh). Logs are packed into
 # $OUT/gpu-check-logs.tar.gz; a short table is printed last.
 #   bash scripts/gpu-check.sh
-#   GPU_CHECK_STEPS="build timing" bash scripts/gpu-check.sh   (steps: build tests timing
-#   sanitize cli; GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420)
+#   GPU_CHECK_STEPS="build tests" bash scripts/gpu-check.sh   (steps: build tests sanitize cli;
+#   GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,7 +17,7 @@ mkdir -p "$OUT"
 # $OUT/gpu-check-logs.tar.gz after every step, so whatever finishes is returned.
 logs=$(mktemp -d)
 build=${GPU_CHECK_BUILD:-$root/build-gpu}
-steps=${GPU_CHECK_STEPS:-"build tests timing sanitize cli"}
+steps=${GPU_CHECK_STEPS:-"build tests sanitize cli"}
 export PATH=/usr/local/cuda/bin:$PATH
 summary=$logs/summary.txt
 : >"$summary"
@@ -48,7 +47,7 @@ if wants build; then
     -DLAYOUTCHECK_GPU_BACKEND=cuda -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF \
     -DLAYOUTCHECK_PTXAS_VERBOSE=ON || { cat "$logs/configure.log"; exit 1; }
   step build 300 cmake --build "$build" -j16 --target gpu_tests codegen_tests layoutcheck_cli \
-    layoutcheck_gpu_timing || { tail -60 "$logs/build.log"; exit 1; }
+    || { tail -60 "$logs/build.log"; exit 1; }
   grep -A3 "Compiling entry function.*gdn_decode_fused_fast.*FlatLayout" "$logs/build.log" \
     | grep -E "registers|spill" >"$logs/ptxas-native.txt" || true
 fi
@@ -60,13 +59,6 @@ if wants tests; then
   step gpu_tests "${GPU_CHECK_TEST_LIMIT:-420}" stdbuf -oL -eL "$tests" \
     --gtest_output=xml:"$logs/gpu_tests.xml"
   step codegen_tests 60 "$build/tests/codegen_tests" --gtest_brief=1
-fi
-
-if wants timing; then
-  step timing 150 "$build/kernels/layoutcheck_gpu_timing" --batches 1,64,256 --layers 48 \
-    --replays 20 --split-sweep
-  step timing_overlapped 150 "$build/kernels/layoutcheck_gpu_timing" --batches 1,8,64,256 \
-    --layers 48 --replays 20 --split-sweep --overlapped
 fi
 
 if wants sanitize; then
@@ -83,8 +75,8 @@ if wants sanitize; then
 fi
 
 if wants cli; then
-  step run_correct_native 150 "$cli" run tests/gpu/mutants/correct_native.yaml
-  step run_upstream_port 150 "$cli" run tests/gpu/mutants/upstream_port.yaml
+  step run_correct_native 150 "$cli" run probes/gdn/correct_native.yaml
+  step run_upstream_port 150 "$cli" run probes/gdn/upstream_port.yaml
   if "$cli" probe --help 2>/dev/null | grep -q -- --backend; then
     for shape in "" "--set HV=32"; do
       tag=${shape:+_hv32}
@@ -108,9 +100,6 @@ done
 [[ -f $logs/ptxas-native.txt ]] && { echo "== ptxas (native, fast path):"; cat "$logs/ptxas-native.txt"; }
 echo
 cat "$summary"
-[[ -f $logs/timing.log ]] && sed -n '/^device/,/^device-to/p;/^launch floor/p;/^GDN decode/,$p' "$logs/timing.log"
-[[ -f $logs/timing_overlapped.log ]] &&
-  sed -n '/^launch floor/p;/^GDN decode/,$p' "$logs/timing_overlapped.log" | grep -vE " \| (halves|quarters) \|"
 # Each step's status is in the summary above (the cli steps on the upstream port exit 1 by
 # design: they find its misreads); the script itself fails only when the build does.
 exit 0

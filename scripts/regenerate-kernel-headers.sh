@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates kernels/generated/*.h from contracts/gdn/*.yaml with `layoutcheck codegen`, so that
+# Regenerates kernels/gdn/generated/*.h from contracts/gdn/*.yaml with `layoutcheck codegen`, so that
 # the kernels' addressing is the reviewed contracts. tests/codegen checks the committed headers
 # are current.
 #   scripts/regenerate-kernel-headers.sh [path/to/layoutcheck]   (default: build/src/cli/layoutcheck)
@@ -13,7 +13,7 @@ fi
 cd "$root"
 for contract in contracts/gdn/*.yaml; do
   stem=$(basename "$contract" .yaml)
-  header=kernels/generated/${stem//./_}.h
+  header=kernels/gdn/generated/${stem//./_}.h
   "$cli" codegen "$contract" --source-label "$contract" -o "$header"
   echo "wrote $header"
 done

@@ -17,7 +17,7 @@
 
 #include "commands.h"
 #include "common.h"
-#include "layoutcheck/bench/gdn_bench_options.h"
+#include "cases/gdn/bench/gdn_bench_options.h"
 #include "layoutcheck/bench/result.h"
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/expression.h"
@@ -27,7 +27,7 @@
 #include "layoutcheck/report/write_report.h"
 #if defined(LAYOUTCHECK_HAVE_GPU)
 #include "layoutcheck/gpu/device.h"
-#include "layoutcheck/gpu_bench/gdn_decode_bench.h"
+#include "cases/gdn/gpu/gdn_decode_bench.h"
 #endif
 
 namespace layoutcheck::cli {

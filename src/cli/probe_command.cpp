@@ -15,14 +15,14 @@
 #include "commands.h"
 #include "common.h"
 #include "layoutcheck/contract/parse.h"
-#include "layoutcheck/gdn/layouts.h"
-#include "layoutcheck/gdn/standard_layouts.h"
-#include "layoutcheck/probe/probe_sweep.h"
-#include "layoutcheck/probe/runner_registry.h"
-#include "layoutcheck/probe/verdict_render.h"
+#include "cases/gdn/layouts.h"
+#include "cases/gdn/standard_layouts.h"
+#include "cases/gdn/probe/probe_sweep.h"
+#include "cases/gdn/probe/runner_registry.h"
+#include "cases/gdn/probe/verdict_render.h"
 #include "layoutcheck/render/report_json.h"
 #ifdef LAYOUTCHECK_HAVE_GPU
-#include "layoutcheck/gpu/gpu_runner_registry.h"
+#include "cases/gdn/gpu/gpu_runner_registry.h"
 #endif
 
 namespace layoutcheck::cli {

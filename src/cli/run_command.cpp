@@ -10,7 +10,7 @@
 #include "common.h"
 
 #if defined(LAYOUTCHECK_HAVE_GPU)
-#include "layoutcheck/gpu/ported_run.h"
+#include "cases/gdn/gpu/ported_run.h"
 #include "layoutcheck/gpu/rtc.h"
 #endif
 

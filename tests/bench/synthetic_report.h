@@ -6,7 +6,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "layoutcheck/bench/gdn_traffic.h"
+#include "cases/gdn/bench/gdn_traffic.h"
 #include "layoutcheck/bench/result.h"
 
 namespace layoutcheck::testing {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "layoutcheck/bench/gdn_traffic.h"
+#include "cases/gdn/bench/gdn_traffic.h"
 
 namespace layoutcheck {
 namespace {

@@ -11,9 +11,9 @@
 #include <fstream>
 #include <thread>
 
-#include "layoutcheck/gdn/reference_runner.h"
-#include "layoutcheck/gdn/standard_layouts.h"
-#include "layoutcheck/probe/probe_sweep.h"
+#include "cases/gdn/reference_runner.h"
+#include "cases/gdn/standard_layouts.h"
+#include "cases/gdn/probe/probe_sweep.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The kernels' addressing is the reviewed contract: the headers committed under kernels/generated/
+// The kernels' addressing is the reviewed contract: the headers committed under kernels/gdn/generated/
 // are exactly what `layoutcheck codegen` makes of contracts/gdn/*.yaml today, and their offset
 // functions agree with the contract model element for element, at the defaults and at other sizes
 // (the expressions are emitted symbolically, not as numbers).
@@ -7,12 +7,12 @@
 #include <filesystem>
 #include <string>
 
-#include "../../kernels/generated/qwen3_5_ba.h"
-#include "../../kernels/generated/qwen3_5_qkvz.h"
-#include "../../kernels/generated/qwen3_next_ba.h"
-#include "../../kernels/generated/qwen3_next_qkvz.h"
-#include "../../kernels/generated/state_hkv.h"
-#include "../../kernels/generated/state_hvk.h"
+#include "../../kernels/gdn/generated/qwen3_5_ba.h"
+#include "../../kernels/gdn/generated/qwen3_5_qkvz.h"
+#include "../../kernels/gdn/generated/qwen3_next_ba.h"
+#include "../../kernels/gdn/generated/qwen3_next_qkvz.h"
+#include "../../kernels/gdn/generated/state_hkv.h"
+#include "../../kernels/gdn/generated/state_hvk.h"
 #include "layoutcheck/codegen/offset_header.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/contract/read_file.h"
@@ -22,12 +22,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// contracts/gdn/qwen3_5.qkvz.yaml -> kernels/generated/qwen3_5_qkvz.h
+// contracts/gdn/qwen3_5.qkvz.yaml -> kernels/gdn/generated/qwen3_5_qkvz.h
 fs::path generated_header_for(const fs::path& contract) {
   std::string stem = contract.stem().string();
   for (char& c : stem)
     if (c == '.') c = '_';
-  return fs::path(LAYOUTCHECK_TEST_DATA) / ".." / "kernels" / "generated" / (stem + ".h");
+  return fs::path(LAYOUTCHECK_TEST_DATA) / ".." / "kernels" / "gdn" / "generated" / (stem + ".h");
 }
 
 TEST(GeneratedHeaders, AreCurrentForEveryGdnContract) {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "layoutcheck/gdn/problem.h"
-#include "layoutcheck/gdn/standard_layouts.h"
-#include "layoutcheck/probe/gtest.h"
+#include "cases/gdn/problem.h"
+#include "cases/gdn/standard_layouts.h"
+#include "cases/gdn/probe/gtest.h"
 
 namespace {
 

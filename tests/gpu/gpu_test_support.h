@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "layoutcheck/gdn/shape.h"
+#include "cases/gdn/shape.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/platform/gpu_runtime.h"  // LC_GPU_VENDOR_*
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "gpu_test_support.h"
+#include "gpu/gpu_test_support.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu/device.h"

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "gpu_test_support.h"
+#include "gpu/gpu_test_support.h"
 #include "layoutcheck/codegen/adapter_source.h"
 #include "layoutcheck/contract/parse.h"
 

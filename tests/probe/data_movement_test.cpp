@@ -8,7 +8,7 @@
 #include <numeric>
 #include <random>
 
-#include "layoutcheck/gdn/standard_layouts.h"
+#include "cases/gdn/standard_layouts.h"
 
 namespace layoutcheck {
 namespace {

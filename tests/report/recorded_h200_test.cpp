@@ -1,13 +1,13 @@
-// The committed H200 runs (results/bench-h200/report.json, serial launches, and
-// results/bench-h200-overlapped/report.json, written by `layoutcheck bench` on the GPU machine)
+// Two recorded H200 runs (tests/report/recorded/bench-h200/report.json, serial launches, and
+// .../bench-h200-overlapped/report.json, written by `layoutcheck bench` on the GPU machine)
 // read back without a GPU: their verdicts follow from their own gate numbers, their speed-ups from
 // their own samples, and no rendering of them gives the negative control a ratio.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "layoutcheck/bench/gdn_misreads.h"
+#include "cases/gdn/bench/gdn_misreads.h"
 #include "layoutcheck/contract/read_file.h"
-#include "layoutcheck/gdn/standard_layouts.h"
+#include "cases/gdn/standard_layouts.h"
 #include "layoutcheck/report/json_report.h"
 #include "layoutcheck/report/markdown_report.h"
 #include "layoutcheck/report/timing_chart.h"
@@ -19,16 +19,16 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// The parameter is the run's folder under results/.
+// The parameter is the run's folder under tests/report/recorded/.
 class RecordedH200 : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
     text_ = recorded_file("report.json");
-    ASSERT_FALSE(text_.empty()) << "results/" << GetParam() << "/report.json is missing";
+    ASSERT_FALSE(text_.empty()) << "tests/report/recorded/" << GetParam() << "/report.json is missing";
     report_ = bench_report_from_json(Json::parse(text_));
   }
   std::string recorded_file(const std::string& name) const {
-    return read_text_file(std::string(LAYOUTCHECK_TEST_DATA "/../results/") + GetParam() + "/" +
+    return read_text_file(std::string(LAYOUTCHECK_TEST_DATA "/report/recorded/") + GetParam() + "/" +
                           name)
         .value_or("");
   }
@@ -54,9 +54,9 @@ TEST_P(RecordedH200, LaunchedAsItsFolderSays) {
 }
 
 // Each run timed in a process past its first copies and launches: a fresh one replays every
-// kernel faster (gpu_bench/launch_state.h), as the launch floor was timed before session 10.
+// kernel faster (gpu_bench/launch_state.h).
 TEST_P(RecordedH200, SettledTheLaunchCostBeforeTiming) {
-  EXPECT_GE(report_.method.settling_copies, 64) << "64 copies of 1 MiB were shown enough (run 102)";
+  EXPECT_GE(report_.method.settling_copies, 64) << "64 copies of 1 MiB were shown enough";
   EXPECT_GE(report_.method.settling_launches, 8) << "and about 8 launches";
 }
 

@@ -1,11 +1,11 @@
 // The state a process is in before anything is timed. On the H200 (CUDA 13), a process replays
 // graph kernels faster until it has made device-to-device copies and about 8 kernel launches
 // outside any graph: native at batch 1 by 0.10-0.16 µs a launch overlapped and 0.33-0.43 µs
-// serially (kernels/PERF_NOTES.md, session 11; kernels/experiments/launch_state_bisect/). Not the
+// serially (kernels/gdn/DESIGN.md). Not the
 // SM clock, not the memory's latency, not any of the library's pieces; what is left is the driver
 // or the GPU's front end, not found further. An application's process has made both long before
 // it replays its decode graph (the bench's own copy-bandwidth measurement and gates make both
-// too), so the bench and the timing tool settle first, and everything they report is timed in
+// too), so the bench settles first, and everything they report is timed in
 // that state.
 #pragma once
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "layoutcheck/gdn/layouts.h"
+#include "cases/gdn/layouts.h"
 
 namespace layoutcheck {
 namespace {

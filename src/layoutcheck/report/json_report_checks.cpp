@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "layoutcheck/bench/gdn_bench_options.h"
+#include "cases/gdn/bench/gdn_bench_options.h"
 
 namespace layoutcheck {
 

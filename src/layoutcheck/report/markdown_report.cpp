@@ -58,7 +58,7 @@ void write_header(std::ostream& out, const BenchReport& report) {
         << " launched outside any graph before anything was timed"
         << (copies > 0 ? "" : ", then the copy-bandwidth measurement's copies")
         << ", as an application's process has made long before it replays its graphs: until "
-           "then a process replays graph kernels faster (kernels/PERF_NOTES.md, session 11)\n";
+           "then a process replays graph kernels faster\n";
   }
   out << "- timing: one graph per path holding all " << report.layers
       << " layers, each with its own state and conv buffers; time/layer = replay time ÷ "

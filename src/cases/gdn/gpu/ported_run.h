@@ -1,0 +1,55 @@
+// `layoutcheck run`: a ported kernel checked the way a porting review needs it — what it claims
+// (static diff of its contracts against the model's), what it actually reads (one-hot probes on the
+// GPU against the model's producer contracts), and whether its numbers are right when wired into
+// the model (random inputs laid out by the model, against the fp64 reference).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "layoutcheck/diff/read_map.h"
+#include "cases/gdn/layouts.h"
+#include "cases/gdn/gpu/run_manifest.h"
+#include "cases/gdn/probe/verdict.h"
+
+namespace layoutcheck::gpu {
+
+struct PortedRunOptions {
+  // --set NAME=VALUE: applied to every contract that declares NAME; W sets the conv width.
+  std::vector<std::pair<std::string, std::int64_t>> overrides;
+  std::uint64_t seed = 1;
+  // The state is probed element by element only when its row has at most this many elements
+  // (786432 probes at 16/48/128/128 would take long); larger rows rely on the value check.
+  std::int64_t max_state_probes = 1 << 16;
+  std::int64_t probe_batch = 64;  // probes per launch (one per batch row)
+};
+
+struct BufferFinding {
+  GdnBuffer buffer = GdnBuffer::qkvz;
+  MisreadReport claimed;               // static diff: model's contract vs the kernel's claim
+  std::optional<ProbeVerdict> probed;  // absent when not probed (state too large)
+  std::string not_probed_reason;
+};
+
+struct PortedRunReport {
+  std::string kernel;  // entry
+  std::string arch;    // what it was compiled for
+  GdnShape shape;
+  std::vector<BufferFinding> buffers;  // qkvz, ba, state
+  ValueCheck values;                   // wired into the model
+  bool layout_ok() const;              // every probe clean, and every probe agrees with the claims
+  bool clean() const { return layout_ok() && values.passed; }
+  // "clean", "layout misread: ...", "no layout misread, values differ", ...
+  std::string conclusion() const;
+};
+
+// @post throws InputError (manifest, contracts), RtcError (compile error with the log), GpuError.
+PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOptions& options);
+
+// The report as text for a terminal or a pull request.
+std::string ported_run_text(const PortedRunReport& report);
+
+}  // namespace layoutcheck::gpu
