@@ -24,7 +24,7 @@ __device__ inline float sigmoid(float x) {
 }
 // 1 / sqrt(x) for the norms' scale factors: the hardware reciprocal root (within 2 ulp of the
 // exact one) instead of an IEEE root and a division on each norm's dependent chain, 0.15-0.2 µs at
-// batch 1 (kernels/gdn/DESIGN.md, v17). Every path's kernels use it, so none gains on another.
+// batch 1 (kernels/gdn/DESIGN.md). Every path's kernels use it, so none gains on another.
 __device__ inline float inverse_sqrt(float x) {
   return rsqrtf(x);
 }
@@ -61,8 +61,8 @@ __device__ inline GdnDims fast_dims(const GdnDecodeArgs& args) {
 
 // The head a block of a state kernel (fused, or the baseline's recurrent step) owns. The grid is
 // (tiles * G, H, batch): the key head is the block's y index and the value head comes from x
-// without dividing by G = HV / H (two dependent integer divisions used to sit ahead of every load,
-// kernels/gdn/DESIGN.md v13). The G * tiles blocks of one key head are neighbours in x.
+// without dividing by G = HV / H (two dependent integer divisions would sit ahead of every load,
+// kernels/gdn/DESIGN.md). The G * tiles blocks of one key head are neighbours in x.
 struct HeadBlock {
   int b;        // sequence
   int h;        // key head
@@ -221,7 +221,7 @@ __device__ void stage_fused_inputs(const GdnDecodeArgs& args, const GdnDims& d, 
 // l2norm and the gates are computed while the slice is still arriving. Each thread keeps its
 // items' raw conv window (W-1 taps, then x) in registers, so that in the block that shifts the key
 // head's shared Q/K conv state every thread writes its own channels (shift_qk_conv_state) with no
-// second read: one store round instead of a wave's loop (kernels/gdn/DESIGN.md, v18).
+// second read: one store round instead of a wave's loop (kernels/gdn/DESIGN.md).
 template <class Layout, int kKeyDim, int kTile, int kThreads, int kW>
 struct FastStaging {
   static constexpr int kConvItems = 2 * kKeyDim + kTile;  // Q, K channels of the key head, V
@@ -240,9 +240,8 @@ struct FastStaging {
   // first what that kernel cannot write (launch_order.h: the conv state's taps, the weights), then
   // the step's inputs it may have produced (x of each conv item, z). prefetch_inputs(), before
   // the wait, pulls the lines load_inputs() will read into L2 (0.3 µs at batch 1 launched
-  // overlapped, kernels/gdn/DESIGN.md v17). Both take the addresses load_own() found (@pre
-  // load_own() with the same arguments), so that after the wait only the loads are left to issue
-  // (v18).
+  // overlapped, kernels/gdn/DESIGN.md). Both take the addresses load_own() found (@pre
+  // load_own() with the same arguments), so that after the wait only the loads are left to issue.
   __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,
                        int v0) {
     load_items<true, Inputs::load>(args, d, block, v0);

@@ -41,7 +41,7 @@ __device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d,
 // head hv. Every wave sums o^2 over the tile's o itself (as l2norm_qk does: no block barrier).
 // With one block per head (tiles == 1) it writes the output and returns -1; with
 // `only_storing_waves` the waves past the tile's columns return at once, so their state stores
-// start sooner (the overlapped batch-1 kernel: 0.05 µs, kernels/gdn/DESIGN.md session 12; at batch
+// start sooner (the overlapped batch-1 kernel: 0.05 µs, kernels/gdn/DESIGN.md; at batch
 // 8, where blocks share multiprocessors, the whole head lost 0.4 µs with it). With several,
 // each block publishes its gated o and its partial sum of o^2 to the workspace and arrives at the
 // head's counter; the return value (thread 0's) says how many arrived before, and the last block
@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(Walk::kThreads, Walk::kMinBlocks)
                              kStateLoads == StateLoads::before_wait);
       });
   // Every thread of the block that arrived last shifts its own Q/K channels: one barrier and a
-  // store round, shorter than the one wave's loop it replaced (kernels/gdn/DESIGN.md, v18).
+  // store round, shorter than one wave looping over a shared copy (kernels/gdn/DESIGN.md).
   __shared__ bool shifts_qk;
   if (threadIdx.x < wave::kWaveSize) {
     const bool last = finish_shared_work(args, d, block, qk_arrived, norm_arrived);

@@ -134,19 +134,17 @@ const std::vector<StateSplit>& all_state_splits() {
   return splits;
 }
 
-// Measured on an H200 (results/gpu-check.md, runs 4-13): one 256-thread block per head holding
-// the whole 64 KB slice in flight (16 loads a thread, two blocks per multiprocessor) is the
-// fastest at every batch timed (1, 8, 64, 256): no cross-block norm handshake, 128 KB per
-// multiprocessor in flight. Streaming the slice (three blocks per multiprocessor) once won at
-// batch 8, where 384 heads are 1.45 waves of whole blocks; since the block barriers went out of
-// the norms whole wins there too (17.7 against 18.3 µs). When every head's block has a
-// multiprocessor to itself, the state loads wait for the staging (run 32: 5.71 against 6.17 µs
-// at batch 1; at batch 8 it would cost 18.2 against 16.5).
+// Measured on an H200 (kernels/gdn/DESIGN.md): one 256-thread block per head holding the whole
+// 64 KB slice in flight (16 loads a thread, two blocks per multiprocessor) is the fastest at every
+// batch timed (1, 8, 64, 256): no cross-block norm handshake, 128 KB per multiprocessor in flight;
+// at batch 8, where 384 heads are 1.45 waves of whole blocks, it is within noise of streaming the
+// slice (three blocks per multiprocessor). When every head's block has a multiprocessor to
+// itself, the state loads wait for the staging (5.71 against 6.17 µs at batch 1; at batch 8 it
+// would cost 18.2 against 16.5).
 // Launched overlapped, a head's state streams in during the previous kernel's tail when its block
-// starts early (whole_early: 4.54-4.56 against 5.67 µs for whole-deferred at batch 1, run 43;
-// 3.79 against 5.28 with v17's prefetch, run 53; 3.45 against 5.07 with v18, run 64); with more
-// heads than multiprocessors most blocks start only as others leave, and the serial choice stands
-// (batch 8: whole 15.83 against whole-early 16.06, run 53; 15.39 against 15.82, run 64).
+// starts early (whole_early: 3.45 against 5.07 µs for whole-deferred at batch 1); with more heads
+// than multiprocessors most blocks start only as others leave, and the serial choice stands
+// (batch 8: whole 15.39 against whole-early 15.82).
 StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors, LaunchOrder launch) {
   const bool one_wave = args.batch * args.HV <= multiprocessors;
   if (one_wave)

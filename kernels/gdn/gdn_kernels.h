@@ -33,11 +33,11 @@ long long gdn_workspace_floats(long long batch, long long H, long long HV, long 
 //     flight while the current one is updated;
 //   whole_deferred: as whole, but the block issues its state loads only once its staged inputs
 //     (conv state, weights, activations) are back, so that their scattered loads are not served
-//     behind every block's state stream (kernels/gdn/DESIGN.md v15);
+//     behind every block's state stream (kernels/gdn/DESIGN.md);
 //   whole_early: as whole, but the fused kernel issues its state loads (and its conv state and
 //     weights) before it waits for the previous kernel, and prefetches the step's inputs into L2:
 //     launched overlapped, the state streams in while that kernel finishes (launch_order.h,
-//     kernels/gdn/DESIGN.md v16-v17). The recurrent kernel loads its state before
+//     kernels/gdn/DESIGN.md). The recurrent kernel loads its state before
 //     the wait in every split but whole_deferred, so there whole_early is whole.
 enum class StateSplit { whole, halves, quarters, streamed, whole_deferred, whole_early };
 // "whole", "halves", "quarters", "streamed", "whole-deferred", "whole-early"
@@ -45,7 +45,7 @@ const char* state_split_name(StateSplit split);
 const std::vector<StateSplit>& all_state_splits();
 
 // The split for the fused kernel and for the baseline's recurrent kernel, from measurements
-// (results/gpu-check.md); only the generic kernel runs off the fast path, whatever the split.
+// (kernels/gdn/DESIGN.md); only the generic kernel runs off the fast path, whatever the split.
 StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors, LaunchOrder launch);
 StateSplit choose_recurrent_split(const GdnDecodeArgs& args, int multiprocessors);
 

@@ -27,11 +27,10 @@ enum class StateLoads {
 // How a walk's state loads and stores meet the caches. A step reads each state line once and
 // writes it once, and the next read of it is a whole model step later, so the lines can be
 // marked streaming (evict-first; ld.global.cs, st.global.cs). Measured on an H200
-// (kernels/gdn/DESIGN.md, session 12), for the whole head when every block has a multiprocessor
-// to itself (batch 1 and 2): 0.1 µs faster a layer launched overlapped; serially 0.5 µs in the
-// timing tool, though the bench's native figure did not move; and 4-5 % slower at batch 8 and 64,
-// where the state stream is bandwidth bound, so only the one-wave walks use it. NVIDIA only:
-// plain on HIP.
+// (kernels/gdn/DESIGN.md), for the whole head when every block has a multiprocessor to itself
+// (batch 1 and 2): 0.1 µs faster a layer launched overlapped, no slower serially; and 4-5 % slower
+// at batch 8 and 64, where the state stream is bandwidth bound, so only the one-wave walks use it.
+// NVIDIA only: plain on HIP.
 enum class StateCaching { normal, streaming };
 
 template <StateCaching kCaching>
@@ -78,7 +77,7 @@ struct StateTile {
   static constexpr int kMinBlocks = min_blocks_for(kThreads, 4 * kLoadsPerThread);
   // Value innermost, project() also sums the l2norm's q.q, k.k and q.k over the q and k rows it
   // reads anyway, each wave's share beside its column partials: that replaces l2norm_qk's
-  // shuffles before the block's first barrier (kernels/gdn/DESIGN.md, session 12).
+  // shuffles before the block's first barrier (kernels/gdn/DESIGN.md).
   static constexpr bool kFoldsQkNorm = kValueInnermost;
   // Shared floats project() needs (value-innermost layout only): per wave, the column partials
   // of a and c, then the three l2norm sums.
@@ -121,7 +120,7 @@ struct StateTile {
       float qk_sums[3] = {0.0f, 0.0f, 0.0f};  // q.q, k.k, q.k over this thread's rows
 #pragma unroll
       for (int i = 0; i < kLoadsPerThread; ++i) {
-        // The raw q and k: the l2norm's scales multiply the column sums below (v18), and its own
+        // The raw q and k: the l2norm's scales multiply the column sums below, and its own
         // sums come from these rows too.
         const int row = group + i * kRowGroups;
         const float kh = k[row];
@@ -294,9 +293,9 @@ struct StreamedState {
 
 // Walk with its load() issued only once the block's staged inputs are back. When every block has
 // a multiprocessor to itself (batch 1: 48 blocks on 132), the scattered staging loads issued
-// beside 3 MB of state streams come back after them, 1.9 µs later (the phase timeline in
-// kernels/gdn/DESIGN.md); issued alone they return sooner, and the conv and gates run while the
-// state arrives (and, key innermost, the l2norm).
+// beside 3 MB of state streams come back after them, 1.9 µs later (kernels/gdn/DESIGN.md);
+// issued alone they return sooner, and the conv and gates run while the state arrives (and, key
+// innermost, the l2norm).
 template <class Walk>
 struct LoadsAfterStaging : Walk {
   static constexpr StateLoads kStateLoads = StateLoads::after_staging;

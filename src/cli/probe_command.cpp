@@ -1,10 +1,13 @@
-// layoutcheck probe --producer P.yaml --consumer C.yaml: what a kernel built for C's layout really
-// reads when fed buffers laid out by P, recovered element by element with one-hot probes and
-// judged like `diff` judges the contracts. Exit 0 when clean, 1 on any finding (a misread, an
+// layoutcheck probe [--case NAME] --producer P.yaml --consumer C.yaml: what a kernel built for C's
+// layout really reads when fed buffers laid out by P, recovered element by element with one-hot
+// probes and judged like `diff` judges the contracts. Without --case (or with --case gdn and its
+// own decoder) the GDN decoder runs; any other case, or --decoder, runs one of the toolkit's
+// generic decoders (probe/case_probe.h). Exit 0 when clean, 1 on any finding (a misread, an
 // unresolved element, a disagreement with the static diff, values that differ), 2 on bad input.
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -12,8 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "cases/gdn/gdn_case.h"
 #include "commands.h"
 #include "common.h"
+#include "layoutcheck/cases/registry.h"
+#include "layoutcheck/probe/case_probe.h"
 #include "layoutcheck/contract/parse.h"
 #include "cases/gdn/layouts.h"
 #include "cases/gdn/standard_layouts.h"
@@ -29,6 +35,10 @@ namespace layoutcheck::cli {
 namespace {
 
 struct ProbeCommandOptions {
+  std::optional<std::string> case_name;
+  std::optional<std::string> decoder;
+  std::int64_t rows = 2;
+  std::int64_t max_probes = CaseProbeRequest{}.max_probes;
   std::string producer;
   std::string consumer;
   std::vector<std::string> with;  // contracts of the buffers not probed, as the kernel reads them
@@ -42,6 +52,7 @@ struct ProbeCommandOptions {
   double tolerance = ProbeOptions{}.tolerance;
   std::optional<std::size_t> max_runs;
   std::int64_t max_elements = kDefaultElementCap;
+  bool tolerance_given = false;
 };
 
 // Draws "probing qkvz [=====     ]  50% 8192/16384" on stderr once a sweep has run a second.
@@ -124,7 +135,97 @@ GdnLayouts consumer_layouts(const ProbeCommandOptions& options, const LoadOption
   return layouts;
 }
 
+// Where the contracts a case names by default live: $LAYOUTCHECK_CONTRACTS, else the source tree's.
+std::filesystem::path contracts_folder() {
+  if (const char* folder = std::getenv("LAYOUTCHECK_CONTRACTS"); folder && *folder) return folder;
+  return LAYOUTCHECK_SOURCE_CONTRACTS;
+}
+
+// The layouts of every buffer with a contract: the case's defaults, then the given files (each
+// replaces the default of its own buffer).
+CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
+                         const std::vector<std::string>& files) {
+  LoadOptions defaults = load;
+  defaults.ignore_unknown_overrides = true;  // --set H=3 concerns the files that declare H
+  CaseLayouts layouts;
+  for (const BufferSpec& spec : subject.buffers())
+    if (!spec.contract.empty())
+      layouts[spec.name] = load_contract((contracts_folder() / spec.contract).string(), defaults);
+  for (const std::string& file : files) {
+    Contract contract = load_contract(file, defaults);
+    if (!subject.buffer(contract.buffer))
+      throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
+                                  "case '" + subject.name() + "' has no buffer '" +
+                                      contract.buffer + "'",
+                                  "layoutcheck cases lists its buffers"});
+    layouts[contract.buffer] = std::move(contract);
+  }
+  return layouts;
+}
+
+int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
+                   const std::string& decoder) {
+  if (options.producer.empty() || options.consumer.empty())
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                "--producer and --consumer are required",
+                                "layoutcheck probe --case " + subject.name() +
+                                    " --producer P.yaml --consumer C.yaml"});
+  const LoadOptions load = load_options_from(options.assignments, options.max_elements);
+  const Contract producer = load_contract(options.producer, load);
+  const Contract consumer = load_contract(options.consumer, load);
+  CaseProbeRequest request;
+  request.buffer = options.buffer.value_or(producer.buffer);
+  if (producer.buffer != request.buffer || consumer.buffer != request.buffer)
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                "--producer and --consumer must describe buffer '" +
+                                    request.buffer + "' (they describe '" + producer.buffer +
+                                    "' and '" + consumer.buffer + "')",
+                                "give two contracts of the probed buffer"});
+  request.model = case_layouts(subject, load, {options.producer});
+  std::vector<std::string> claimed_files = options.with;
+  claimed_files.push_back(options.consumer);
+  request.claimed = case_layouts(subject, load, claimed_files);
+  request.rows = options.rows;
+  request.seed = options.seed;
+  request.max_probes = options.max_probes;
+  request.tolerance = options.tolerance_given ? options.tolerance : request.tolerance;
+  ProgressBar bar(request.buffer);
+  request.progress = [&bar](std::int64_t done, std::int64_t total) { bar.update(done, total); };
+
+  std::unique_ptr<CaseRunner> kernel;
+  const std::string mutant_prefix = "cpu:mutant:";
+  if (options.backend == "cpu") {
+    kernel = subject.reference(request.claimed);
+  } else if (options.backend.rfind(mutant_prefix, 0) == 0) {
+    kernel = subject.mutant(options.backend.substr(mutant_prefix.size()), request.claimed);
+  }
+  if (!kernel) {
+    std::string names = "cpu";
+    for (const auto& [name, description] : subject.mutants()) names += ", cpu:mutant:" + name;
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "backend",
+                                "case '" + subject.name() + "' has no runner '" + options.backend +
+                                    "'",
+                                "one of: " + names +
+                                    " (GPU ports: layoutcheck run MANIFEST.yaml)"});
+  }
+  const CaseVerdict verdict = probe_case(subject, *kernel, decoder, request);
+  if (options.json)
+    std::cout << case_verdict_json(verdict, options.max_runs.value_or(kAllRuns)).dump() << "\n";
+  else
+    std::cout << case_verdict_text(verdict, options.max_runs.value_or(8));
+  return verdict.clean() ? kClean : kFindings;
+}
+
 int run_probe(const ProbeCommandOptions& options) {
+  if (options.case_name || options.decoder) {
+    const auto subject = CaseRegistry::instance().get(options.case_name.value_or("gdn"));
+    const std::string decoder = options.decoder.value_or(subject->decoders().front());
+    if (decoder != kGdnDecoder) return run_case_probe(options, *subject, decoder);
+    if (subject->name() != "gdn")
+      throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                  "decoder 'gdn' decodes only the gdn case",
+                                  "--decoder dependence or data-movement"});
+  }
   RunnerRegistry& registry = RunnerRegistry::instance();
 #ifdef LAYOUTCHECK_HAVE_GPU
   static const bool gpu_registered = (register_gpu_runners(registry), true);
@@ -188,6 +289,19 @@ Command setup_probe_command(CLI::App& parent) {
       "probe",
       "What a kernel built for CONSUMER's layout really reads when fed buffers laid out by "
       "PRODUCER, found with one-hot probes. Exit 0: clean, 1: findings, 2: usage or input error");
+  app->add_option("--case", options->case_name,
+                  "Case the kernel belongs to (layoutcheck cases lists them; default gdn)");
+  app->add_option("--decoder", options->decoder,
+                  "How responses are decoded: the case's own (gdn), dependence or data-movement "
+                  "(default: the case's first)");
+  app->add_option("--rows", options->rows,
+                  "Batch rows per run for the generic decoders (default 2; rows after the first "
+                  "check the row stride)")
+      ->check(integer_at_least(1));
+  app->add_option("--max-probes", options->max_probes,
+                  "Offsets the generic decoders probe at most; above, a seeded random sample "
+                  "(reported as not verified)")
+      ->check(integer_at_least(1));
   app->add_option("--producer", options->producer, "Contract of the buffer as written")
       ->check(CLI::ExistingFile);
   app->add_option("--consumer", options->consumer, "Contract the kernel was built for")
@@ -199,8 +313,8 @@ Command setup_probe_command(CLI::App& parent) {
   add_set_option(app, options->assignments);
   add_max_elements_option(app, options->max_elements);
   app->add_option("--buffer", options->buffer,
-                  "Buffer to probe: qkvz, ba or state (default: the contracts' buffer)")
-      ->check(CLI::IsMember({"qkvz", "ba", "state"}));
+                  "Buffer to probe: one the case reads; for gdn qkvz, ba or state (default: the "
+                  "contracts' buffer)");
   app->add_option("--backend", options->backend,
                   "Runner: cpu (default), cpu:mutant:NAME, or gpu... in GPU builds "
                   "(--list-backends shows them)");
@@ -212,8 +326,10 @@ Command setup_probe_command(CLI::App& parent) {
   app->add_option("--seed", options->seed, "Seed of the random conv state and weights")
       ->check(unsigned_integer());
   app->add_option("--tolerance", options->tolerance,
-                  "Relative distance within which a response matches a prediction (default 0.01)")
-      ->check(finite_number_above(0));
+                  "Relative distance within which a response matches a prediction (default "
+                  "0.01 for gdn, 0.05 for the generic decoders)")
+      ->check(finite_number_above(0))
+      ->each([options](const std::string&) { options->tolerance_given = true; });
   app->add_option("--max-runs", options->max_runs,
                   "Misread runs to list (text default 8, JSON default all)")
       ->check(integer_at_least(0));

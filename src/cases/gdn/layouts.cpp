@@ -80,11 +80,6 @@ Contract& layout_of(GdnLayouts& layouts, GdnBuffer buffer) {
   return const_cast<Contract&>(layout_of(static_cast<const GdnLayouts&>(layouts), buffer));
 }
 
-std::int64_t row_stride(const Contract& contract) {
-  if (!contract.rows.empty() && contract.rows.back().stride > 0) return contract.rows.back().stride;
-  return contract.row_size;
-}
-
 GdnShape gdn_shape_from_symbols(const Contract& contract, GdnShape defaults) {
   GdnShape shape = defaults;
   if (auto value = contract.symbol("H")) shape.H = *value;

@@ -32,10 +32,6 @@ GdnBuffer gdn_buffer_from_name(std::string_view name);
 const Contract& layout_of(const GdnLayouts& layouts, GdnBuffer buffer);
 Contract& layout_of(GdnLayouts& layouts, GdnBuffer buffer);
 
-// Elements between consecutive batch rows: the innermost declared row dim's stride, else the row
-// size.
-std::int64_t row_stride(const Contract& contract);
-
 // The shape a contract's symbols describe (H, HV, K, V where declared; the rest from defaults).
 GdnShape gdn_shape_from_symbols(const Contract& contract, GdnShape defaults = {});
 

@@ -258,4 +258,9 @@ ElementRef Contract::parse_element(std::string_view text) const {
   return {field_index, field->ravel(index)};
 }
 
+std::int64_t row_stride(const Contract& contract) {
+  if (!contract.rows.empty() && contract.rows.back().stride > 0) return contract.rows.back().stride;
+  return contract.row_size;
+}
+
 }  // namespace layoutcheck

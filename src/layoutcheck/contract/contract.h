@@ -144,6 +144,10 @@ struct Contract {
   ElementRef parse_element(std::string_view text) const;
 };
 
+// Elements between consecutive rows of a buffer: the innermost declared row dim's stride, else
+// the row size (rows packed).
+std::int64_t row_stride(const Contract& contract);
+
 // Hard cap on logical elements and row size: a hostile file must not exhaust memory.
 inline constexpr std::int64_t kDefaultElementCap = std::int64_t{1} << 26;
 

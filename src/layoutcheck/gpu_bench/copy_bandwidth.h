@@ -1,5 +1,5 @@
 // The copy ceiling every figure is set against: a large device-to-device copy, timed with device
-// events, counting bytes read plus bytes written (METHOD.md: "measure the two ceilings once").
+// events, counting bytes read plus bytes written (design §8: every figure beside its floor).
 #pragma once
 
 #include <cstdint>

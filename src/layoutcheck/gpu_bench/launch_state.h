@@ -15,7 +15,7 @@
 
 namespace layoutcheck::gpu {
 
-// 64 copies of 1 MiB were enough on the H200 (run 102; 2 or 3 were not, 4 of 1 GiB were); four
+// 64 copies of 1 MiB were enough on the H200 (2 or 3 were not, 4 of 1 GiB were); four
 // times the launches it needed, so a driver that needs a few more still settles.
 inline constexpr int kSettlingCopies = 64;
 inline constexpr int kSettlingLaunches = 32;

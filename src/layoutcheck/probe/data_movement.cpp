@@ -2,8 +2,6 @@
 
 #include <stdexcept>
 
-#include "cases/gdn/layouts.h"
-
 namespace layoutcheck {
 namespace {
 

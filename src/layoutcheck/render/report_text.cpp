@@ -84,4 +84,16 @@ std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
   return text;
 }
 
+std::string offsets_text(std::int64_t begin, std::int64_t end) {
+  return end - begin == 1 ? "offset " + std::to_string(begin)
+                          : "offsets " + std::to_string(begin) + "-" + std::to_string(end - 1);
+}
+
+std::string describe_run(const MisreadRun& run) {
+  const bool one = run.offset_end - run.offset_begin == 1;
+  return "the kernel reads " + run.consumer + " from " +
+         offsets_text(run.offset_begin, run.offset_end) +
+         (one ? ", which holds " : ", which hold ") + run.producer;
+}
+
 }  // namespace layoutcheck

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "layoutcheck/diff/read_map.h"
@@ -23,5 +24,12 @@ std::string report_title(const MisreadReport& report);
 // One line when the layouts agree; otherwise the title line, a per-field table and the first
 // max_runs runs. Every line ends in '\n'.
 std::string report_to_text(const MisreadReport& report, std::size_t max_runs = kDefaultTextRuns);
+
+// "offset 7", "offsets 128-255" (end exclusive)
+std::string offsets_text(std::int64_t begin, std::int64_t end);
+
+// A probed run, from the kernel's side: "the kernel reads Q[1,0:128] from offsets 1024-1151,
+// which hold Q[8,0:128]".
+std::string describe_run(const MisreadRun& run);
 
 }  // namespace layoutcheck

@@ -1,14 +1,10 @@
 #include "cases/gdn/probe/verdict_render.h"
 
 #include "layoutcheck/render/report_json.h"
+#include "layoutcheck/render/report_text.h"
 
 namespace layoutcheck {
 namespace {
-
-std::string offsets_text(std::int64_t begin, std::int64_t end) {
-  return end - begin == 1 ? "offset " + std::to_string(begin)
-                          : "offsets " + std::to_string(begin) + "-" + std::to_string(end - 1);
-}
 
 std::string list(const std::vector<std::int64_t>& values) {
   std::string text;
@@ -22,13 +18,6 @@ std::string pad(std::string text, std::size_t width) {
 }
 
 }  // namespace
-
-std::string describe_run(const MisreadRun& run) {
-  const bool one = run.offset_end - run.offset_begin == 1;
-  return "the kernel reads " + run.consumer + " from " +
-         offsets_text(run.offset_begin, run.offset_end) +
-         (one ? ", which holds " : ", which hold ") + run.producer;
-}
 
 std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
   const MisreadReport& reads = verdict.reads;

@@ -15,9 +15,6 @@
 
 namespace layoutcheck {
 
-// "the kernel reads K[0,0:128] from offsets 128-255, which hold Q[1,0:128]"
-std::string describe_run(const MisreadRun& run);
-
 std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs = 8);
 
 // report_to_json(verdict.reads) plus "runner", "buffer", "probed", "agrees_with_diff",

@@ -1,5 +1,5 @@
 // Overlapped launches (kernels/launch_order.h) compute exactly what serial launches compute: the
-// bench's overlapped-launch gate (gpu_bench/overlapped_launch_gate.h) on every path and every
+// bench's overlapped-launch gate (cases/gdn/gpu/overlapped_launch_gate.h) on every path and every
 // split of the fused and recurrent kernels, at batches whose blocks leave multiprocessors idle,
 // fill them, and take several waves, for the target shape and an odd one (the generic kernels).
 #include <gtest/gtest.h>

@@ -1,0 +1,14 @@
+#include "cases/builtin_cases.h"
+
+#include "cases/gdn/gdn_case.h"
+#include "cases/rope/rope_case.h"
+
+namespace layoutcheck {
+
+// One line per case: adding a case adds its folder and its line here.
+void register_builtin_cases(CaseRegistry& registry) {
+  registry.add(make_gdn_case());
+  registry.add(make_rope_case());
+}
+
+}  // namespace layoutcheck

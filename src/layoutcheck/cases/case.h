@@ -1,0 +1,98 @@
+// A case is a plug-in: one operator of one model family (GDN decode, a RoPE, a window gather)
+// with everything the shared toolkit needs to check a port of it and nothing the toolkit knows
+// of the operator itself:
+//   - its named buffers (inputs, outputs, in-place state), each a dtype and a default contract;
+//   - its reference, reading and writing its buffers through any contracts (the CPU model of a
+//     kernel built for layout C is the reference reading through C);
+//   - the kernel ABIs a port may implement, and CPU models of deliberately broken kernels;
+//   - the probe decoders that apply to it, and the tolerance of its value comparisons.
+// The probe engine (probe/), the verdict, `run` and the CLI work on any case through this
+// interface; a case registers itself in one line (src/cases/builtin_cases.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "layoutcheck/cases/buffers.h"
+#include "layoutcheck/contract/contract.h"
+
+namespace layoutcheck {
+
+// The contract of each laid-out buffer, by buffer name.
+using CaseLayouts = std::map<std::string, Contract, std::less<>>;
+
+// Anything that performs the case's operator: its reference, a CPU model of a kernel, a GPU
+// kernel or a runtime-compiled port. The probe engine treats it as a black box.
+class CaseRunner {
+ public:
+  virtual ~CaseRunner() = default;
+  virtual std::string name() const = 0;
+  // Reads the input and in-place buffers of `buffers` and writes the output and in-place ones.
+  // @post throws std::runtime_error on a failure it cannot recover from (GPU errors name the call).
+  virtual void run(BufferSet& buffers) = 0;
+};
+
+// A kernel interface a port may implement: how its arguments are packed is the case's business
+// (its GPU half); here, what a user needs to write a port.
+struct AbiSpec {
+  std::string name;         // "rope_apply_v1"
+  std::string description;  // one line
+  std::string header;       // the header a port includes ("rope_abi.h"), embedded for hipRTC
+  std::vector<std::string> buffers;  // the buffers it passes, in argument order
+};
+
+// The decoders the toolkit offers (probe/): which apply to a case is the case's choice.
+inline constexpr std::string_view kDataMovementDecoder = "data-movement";
+inline constexpr std::string_view kDependenceDecoder = "dependence";
+
+class Case {
+ public:
+  virtual ~Case() = default;
+  virtual std::string name() const = 0;     // "rope"
+  virtual std::string summary() const = 0;  // one line
+  virtual std::vector<BufferSpec> buffers() const = 0;
+  virtual std::vector<AbiSpec> abis() const = 0;
+  // The decoders `probe --case` may use, the default first.
+  virtual std::vector<std::string> decoders() const = 0;
+  // The buffer probed when none is named: the one whose layout is the porting question.
+  virtual std::string default_probe_buffer() const = 0;
+
+  // @pre `layouts` holds a contract for every buffer with one (validate_layouts passed).
+  // Buffers for `batch` rows, inputs filled with random values the operator is well conditioned
+  // on (seeded), outputs zero.
+  virtual BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
+                                 std::uint64_t seed) const = 0;
+  // The reference reading and writing through `layouts`.
+  virtual std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const = 0;
+  // CPU models of deliberately broken kernels: (name, what is broken).
+  virtual std::vector<std::pair<std::string, std::string>> mutants() const { return {}; }
+  // @post nullptr when no mutant has that name.
+  virtual std::unique_ptr<CaseRunner> mutant(std::string_view /*name*/,
+                                             const CaseLayouts& /*layouts*/) const {
+    return nullptr;
+  }
+
+  // @post throws InputError (rule "case-layout") naming the buffer, contract and what differs
+  //       when a contract cannot describe its buffer (fields, shapes, dtype).
+  virtual void validate_layout(std::string_view buffer, const Contract& contract) const = 0;
+
+  // The one-hot probe's values for `buffer`: the constant every element holds and the value of
+  // the probed one; both exact in the buffer's dtype, far enough apart that a response shows.
+  virtual std::pair<double, double> one_hot_values(std::string_view /*buffer*/) const {
+    return {0.5, 2.5};
+  }
+
+  // Two runs' outputs agree when every element is within this relative distance of the
+  // reference's (plus the output dtype's rounding); bitwise for pure data movement.
+  virtual double value_tolerance() const { return 1e-2; }
+
+  // The spec of one buffer; nullopt when the case has none of that name.
+  std::optional<BufferSpec> buffer(std::string_view name) const;
+};
+
+}  // namespace layoutcheck

@@ -1,0 +1,515 @@
+#include "layoutcheck/probe/case_probe.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/contract/row_map.h"
+#include "layoutcheck/diff/read_map.h"
+
+namespace layoutcheck {
+namespace {
+
+[[noreturn]] void refuse(const std::string& message, const std::string& fix) {
+  throw InputError(Diagnostic{SourceLocation{"<probe>"}, Severity::error, "probe", message, fix});
+}
+
+// How a runner's written buffers are read back: through the contract of each (the model's for the
+// reference, the kernel's claim for the kernel), so that a response names logical output
+// elements and a kernel that writes its output in the layout it claims is judged on its reads.
+struct ObservedLayout {
+  std::string name;
+  std::optional<RowMap> owners;  // absent: a buffer with no contract, read by raw index
+  std::int64_t stride = 0;
+};
+
+// One element of a written buffer, logically: (buffer, row, global element id), or, where the
+// contract puts no element, (buffer, row, -1 - offset); (buffer, 0, index) without a contract.
+using OutputKey = std::tuple<std::size_t, std::int64_t, std::int64_t>;
+
+class Subject {
+ public:
+  Subject(CaseRunner& runner, const std::vector<std::string>& observed, const CaseLayouts& layouts)
+      : runner_(runner) {
+    for (const std::string& name : observed) {
+      ObservedLayout layout{name, std::nullopt, 0};
+      if (const auto found = layouts.find(name); found != layouts.end()) {
+        layout.owners = RowMap::build(found->second);
+        layout.stride = row_stride(found->second);
+      }
+      observed_.push_back(std::move(layout));
+    }
+  }
+
+  // The observed buffers after one run on `inputs` (copied: a runner may write in place).
+  std::vector<HostBuffer> run(const BufferSet& inputs) {
+    BufferSet work = inputs;
+    runner_.run(work);
+    ++runs_;
+    std::vector<HostBuffer> observed;
+    for (const ObservedLayout& layout : observed_) observed.push_back(work.at(layout.name));
+    return observed;
+  }
+  OutputKey key(std::size_t buffer, std::int64_t index) const {
+    const ObservedLayout& layout = observed_[buffer];
+    if (!layout.owners || layout.stride <= 0) return {buffer, 0, index};
+    const std::int64_t row = index / layout.stride, offset = index % layout.stride;
+    const std::uint32_t owner =
+        offset < layout.owners->size() ? layout.owners->at(offset) : RowMap::kEmpty;
+    return {buffer, row, owner < RowMap::kPadding ? std::int64_t{owner} : -1 - offset};
+  }
+  std::int64_t runs() const { return runs_; }
+  std::vector<std::string> observed() const {
+    std::vector<std::string> names;
+    for (const ObservedLayout& layout : observed_) names.push_back(layout.name);
+    return names;
+  }
+  std::string name() const { return runner_.name(); }
+
+ private:
+  CaseRunner& runner_;
+  std::vector<ObservedLayout> observed_;
+  std::int64_t runs_ = 0;
+};
+
+// What one run changed in the buffers a runner writes, against its base run: the logical output
+// elements and the differences, sorted, so two responses compare as sets and as values.
+struct Response {
+  std::vector<OutputKey> where;
+  std::vector<double> delta;
+  bool empty() const { return where.empty(); }
+};
+
+Response response(const Subject& subject, const std::vector<HostBuffer>& base,
+                  const std::vector<HostBuffer>& now) {
+  std::vector<std::pair<OutputKey, double>> changed;
+  for (std::size_t b = 0; b < base.size(); ++b) {
+    if (now[b].bytes.size() != base[b].bytes.size())
+      throw std::runtime_error("the runner resized buffer '" + base[b].name + "'");
+    const std::int64_t n = base[b].elements();
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (base[b].bits(i) == now[b].bits(i)) continue;
+      const double delta = now[b].value(i) - base[b].value(i);
+      changed.emplace_back(subject.key(b, i), std::isfinite(delta) ? delta : 1e300);
+    }
+  }
+  std::sort(changed.begin(), changed.end());
+  Response r;
+  for (auto& [key, delta] : changed) {
+    r.where.push_back(key);
+    r.delta.push_back(delta);
+  }
+  return r;
+}
+
+// max |a - b| / max |b|: how far one response is from another of the same outputs.
+double distance(const Response& a, const Response& b) {
+  double miss = 0, scale = 0;
+  for (std::size_t i = 0; i < a.delta.size(); ++i) {
+    miss = std::max(miss, std::abs(a.delta[i] - b.delta[i]));
+    scale = std::max(scale, std::abs(b.delta[i]));
+  }
+  return scale > 0 ? miss / scale : (miss > 0 ? 1e300 : 0);
+}
+
+// Relative L2 of every observed buffer of the kernel against the reference; NaN where both are
+// NaN agrees (padding the model leaves undefined), NaN on one side only does not.
+std::pair<bool, std::string> compare_values(const std::vector<HostBuffer>& kernel,
+                                            const std::vector<HostBuffer>& reference,
+                                            double tolerance) {
+  bool ok = true;
+  std::string detail;
+  for (std::size_t b = 0; b < kernel.size(); ++b) {
+    double diff = 0, norm = 0;
+    std::int64_t one_sided_nan = 0;
+    for (std::int64_t i = 0; i < kernel[b].elements(); ++i) {
+      const double k = kernel[b].value(i), r = reference[b].value(i);
+      if (std::isnan(k) || std::isnan(r)) {
+        one_sided_nan += std::isnan(k) != std::isnan(r);
+        continue;
+      }
+      diff += (k - r) * (k - r);
+      norm += r * r;
+    }
+    const double relative = norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+    const bool agrees = relative <= tolerance && one_sided_nan == 0;
+    char text[96];
+    std::snprintf(text, sizeof text, "%s rel L2 %.2e", kernel[b].name.c_str(), relative);
+    detail += (detail.empty() ? "" : ", ") + std::string(text) +
+              (one_sided_nan ? " (" + std::to_string(one_sided_nan) + " NaN on one side)" : "");
+    ok = ok && agrees;
+  }
+  return {ok, detail};
+}
+
+std::vector<std::string> observed_buffers(const Case& subject) {
+  std::vector<std::string> names;
+  for (const BufferSpec& spec : subject.buffers())
+    if (spec.writes()) names.push_back(spec.name);
+  return names;
+}
+
+// The offsets probed: all of the buffer's span, or a seeded sample of max_probes of them that
+// always holds row 0's offsets first (the read map comes from row 0).
+std::vector<std::int64_t> probe_points(const HostBuffer& buffer, std::int64_t max_probes,
+                                       std::uint64_t seed) {
+  const std::int64_t span = buffer.elements();
+  std::vector<std::int64_t> points(static_cast<std::size_t>(span));
+  std::iota(points.begin(), points.end(), 0);
+  if (span <= max_probes) return points;
+  std::mt19937_64 random(seed);
+  std::shuffle(points.begin(), points.end(), random);
+  points.resize(static_cast<std::size_t>(max_probes));
+  std::sort(points.begin(), points.end());
+  return points;
+}
+
+std::string element_text(const Contract& contract, const RowMap& owners, std::int64_t offset) {
+  if (offset < 0 || offset >= owners.size()) return "beyond the row";
+  const std::uint32_t owner = owners.at(offset);
+  if (owner == RowMap::kEmpty) return "nothing";
+  if (owner == RowMap::kPadding) return "padding";
+  return contract.element_name(contract.element_from_global(owner));
+}
+
+struct Setup {
+  const Contract& producer;
+  const Contract& claimed;
+  RowMap producer_owners;
+  std::int64_t stride;
+};
+
+CaseVerdict start_verdict(const Case& subject, std::string_view decoder,
+                          const CaseProbeRequest& request, const Subject& kernel,
+                          const Setup& setup) {
+  CaseVerdict verdict;
+  verdict.case_name = subject.name();
+  verdict.decoder = std::string(decoder);
+  verdict.runner = kernel.name();
+  verdict.buffer = request.buffer;
+  verdict.rows = request.rows;
+  verdict.static_diff =
+      compare_reads(setup.producer, setup.claimed, ReadMap::from_contract(setup.claimed));
+  verdict.static_diff.producer_file = setup.producer.file;
+  verdict.static_diff.consumer_file = setup.claimed.file;
+  return verdict;
+}
+
+void finish_read_map(CaseVerdict& verdict, const Setup& setup, const ReadMap& reads) {
+  verdict.reads = compare_reads(setup.producer, setup.claimed, reads);
+  verdict.reads.producer_file = setup.producer.file;
+  verdict.reads.consumer_file = setup.claimed.file;
+  verdict.reads.consumer = verdict.runner;
+  verdict.agrees_with_diff = verdict.reads.unresolved == 0 && verdict.unresolved == 0 &&
+                             verdict.reads.misread_mask == verdict.static_diff.misread_mask &&
+                             verdict.static_diff.row_mismatches.empty() ==
+                                 (verdict.row_stride_findings == 0);
+}
+
+// ---- dependence ----
+
+CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
+                             const CaseProbeRequest& request, const Setup& setup) {
+  Subject kernel(kernel_runner, observed_buffers(subject), request.claimed);
+  const std::unique_ptr<CaseRunner> reference_runner = subject.reference(request.model);
+  Subject reference(*reference_runner, observed_buffers(subject), request.model);
+  CaseVerdict verdict = start_verdict(subject, kDependenceDecoder, request, kernel, setup);
+
+  // Values on random inputs laid out as the model lays them out.
+  const BufferSet random = subject.make_buffers(request.model, request.rows, request.seed);
+  const auto [values_ok, values_detail] =
+      compare_values(kernel.run(random), reference.run(random), subject.value_tolerance());
+  verdict.values_checked = true;
+  verdict.values_ok = values_ok;
+  verdict.values_detail = values_detail;
+
+  // The probed buffer holds one value everywhere; each probe sets one offset to another.
+  BufferSet base = random;
+  HostBuffer& probed = base.at(request.buffer);
+  const auto [base_value, hot_value] = subject.one_hot_values(request.buffer);
+  for (std::int64_t i = 0; i < probed.elements(); ++i) probed.set_value(i, base_value);
+  const std::vector<HostBuffer> kernel_base = kernel.run(base);
+  const std::vector<HostBuffer> reference_base = reference.run(base);
+
+  const std::vector<std::int64_t> points = probe_points(probed, request.max_probes, request.seed);
+  verdict.offsets = probed.elements();
+  verdict.probed = static_cast<std::int64_t>(points.size());
+  std::vector<Response> kernel_responses, reference_responses;
+  kernel_responses.reserve(points.size());
+  reference_responses.reserve(points.size());
+  const std::uint64_t base_bits = probed.bits(0);
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    probed.set_value(points[p], hot_value);
+    kernel_responses.push_back(response(kernel, kernel_base, kernel.run(base)));
+    reference_responses.push_back(response(reference, reference_base, reference.run(base)));
+    probed.set_bits(points[p], base_bits);
+    if (request.progress) request.progress(static_cast<std::int64_t>(p + 1), verdict.probed);
+  }
+
+  // The reference's responses by the set of outputs they change: the candidates for a kernel's.
+  std::map<std::vector<OutputKey>, std::vector<std::size_t>> by_set;
+  for (std::size_t p = 0; p < points.size(); ++p)
+    if (!reference_responses[p].empty()) by_set[reference_responses[p].where].push_back(p);
+
+  const Contract& producer = setup.producer;
+  ReadMap reads;
+  reads.offsets.assign(static_cast<std::size_t>(setup.claimed.elements()), ReadMap::kNotRead);
+  std::int64_t value_deviations = 0;
+  const auto where = [&](std::int64_t point) {
+    return "row " + std::to_string(point / setup.stride) + " offset " +
+           std::to_string(point % setup.stride);
+  };
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const Response& seen = kernel_responses[p];
+    if (seen.empty()) continue;  // the kernel does not read this offset
+    const auto found = by_set.find(seen.where);
+    if (found == by_set.end()) {
+      ++verdict.dependence_mismatches;
+      verdict.add("dependence", request.buffer,
+                  where(points[p]) + " (" +
+                      element_text(producer, setup.producer_owners, points[p] % setup.stride) +
+                      ") changes " + std::to_string(seen.where.size()) +
+                      " output elements, a set no element changes in the reference");
+      continue;
+    }
+    // Among the elements whose response changes the same outputs, the one within tolerance.
+    std::vector<std::size_t> close;
+    for (std::size_t candidate : found->second)
+      if (distance(seen, reference_responses[candidate]) <= request.tolerance)
+        close.push_back(candidate);
+    std::size_t chosen;
+    if (close.size() == 1) {
+      chosen = close.front();
+    } else if (close.empty() && found->second.size() == 1) {
+      chosen = found->second.front();  // named by the outputs alone; the values are off
+      ++value_deviations;
+    } else {
+      ++verdict.unresolved;
+      verdict.add(close.empty() ? "unresolved" : "ambiguous", request.buffer,
+                  where(points[p]) + ": its response " +
+                      (close.empty() ? std::string("matches none of ")
+                                     : "matches " + std::to_string(close.size()) + " of ") +
+                      std::to_string(found->second.size()) +
+                      " reference elements changing the same outputs");
+      continue;
+    }
+    const std::int64_t source = points[chosen];  // where the producer keeps what was read
+    const std::int64_t row = points[p] / setup.stride, source_row = source / setup.stride;
+    const std::int64_t offset = points[p] % setup.stride, source_offset = source % setup.stride;
+    const std::uint32_t owner = setup.producer_owners.at(source_offset);
+    if (row != source_row) {
+      ++verdict.row_stride_findings;
+      verdict.add("row-stride", request.buffer,
+                  where(points[p]) + " is read as row " + std::to_string(source_row) + "'s " +
+                      element_text(producer, setup.producer_owners, source_offset));
+      continue;
+    }
+    if (owner >= RowMap::kPadding) continue;  // not an element of the producer's
+    // The read map is row 0's; other rows must read alike.
+    const auto element = static_cast<std::size_t>(owner);
+    if (row == 0) {
+      if (reads.offsets[element] == ReadMap::kNotRead) reads.offsets[element] = offset;
+    } else if (reads.offsets[element] >= 0 && reads.offsets[element] != offset) {
+      ++verdict.row_stride_findings;
+      verdict.add("row-stride", request.buffer,
+                  "row " + std::to_string(row) + " reads " +
+                      producer.element_name(producer.element_from_global(owner)) +
+                      " from offset " + std::to_string(offset) + ", row 0 from offset " +
+                      std::to_string(reads.offsets[element]));
+    }
+  }
+  if (value_deviations > 0)
+    verdict.add("values", request.buffer,
+                std::to_string(value_deviations) +
+                    " probes change the outputs of the element they name, with other values "
+                    "than the reference's");
+  if (verdict.probed < verdict.offsets)
+    verdict.not_verified.push_back(std::to_string(verdict.offsets - verdict.probed) + " of " +
+                                   std::to_string(verdict.offsets) +
+                                   " offsets not probed (sampled; raise --max-probes)");
+  // Elements of row 0 the sample skipped cannot be placed: they count as unresolved, not misread.
+  std::vector<bool> row0_probed(static_cast<std::size_t>(setup.stride), false);
+  for (std::int64_t point : points)
+    if (point < setup.stride) row0_probed[static_cast<std::size_t>(point)] = true;
+  const std::int64_t unprobed_row0 = std::count(row0_probed.begin(), row0_probed.end(), false);
+  finish_read_map(verdict, setup, reads);
+  if (unprobed_row0 > 0 && verdict.probed < verdict.offsets) verdict.agrees_with_diff = false;
+  verdict.runs = kernel.runs();
+  return verdict;
+}
+
+// ---- data movement ----
+
+struct BitValues {
+  double zero = 1.0, one = -2.0;  // exact in every float dtype; 1 and 2 for integers
+};
+
+BitValues bit_values(DType dtype) {
+  switch (dtype) {
+    case DType::bf16:
+    case DType::fp16:
+    case DType::fp32:
+    case DType::fp64: return {1.0, -2.0};
+    default: return {1.0, 2.0};
+  }
+}
+
+// Per observed element: the index of the probed buffer's element it copies, kConstant or
+// kNotACopy (the markers of SourceMap, data_movement.h).
+constexpr std::int64_t kConstant = -1, kNotACopy = -2;
+
+std::vector<std::vector<std::int64_t>> sources(Subject& subject, BufferSet inputs,
+                                               const std::string& probed_name) {
+  HostBuffer& probed = inputs.at(probed_name);
+  const BitValues bits = bit_values(probed.dtype);
+  HostBuffer zero_pattern = probed, one_pattern = probed;
+  for (std::int64_t i = 0; i < probed.elements(); ++i) {
+    zero_pattern.set_value(i, bits.zero);
+    one_pattern.set_value(i, bits.one);
+  }
+  const std::uint64_t zero_bits = zero_pattern.bits(0), one_bits = one_pattern.bits(0);
+  probed = zero_pattern;
+  const std::vector<HostBuffer> all_zero = subject.run(inputs);
+  probed = one_pattern;
+  const std::vector<HostBuffer> all_one = subject.run(inputs);
+  std::vector<std::vector<std::int64_t>> source(all_zero.size());
+  for (std::size_t b = 0; b < all_zero.size(); ++b) {
+    source[b].assign(static_cast<std::size_t>(all_zero[b].elements()), 0);
+    for (std::int64_t j = 0; j < all_zero[b].elements(); ++j) {
+      const auto index = static_cast<std::size_t>(j);
+      if (all_zero[b].bits(j) == all_one[b].bits(j))
+        source[b][index] = kConstant;
+      else if (all_zero[b].width() != probed.width() || all_zero[b].bits(j) != zero_bits ||
+               all_one[b].bits(j) != one_bits)
+        source[b][index] = kNotACopy;
+    }
+  }
+  const std::int64_t n = probed.elements();
+  for (int bit = 0; (std::int64_t{1} << bit) < n; ++bit) {
+    for (std::int64_t i = 0; i < n; ++i) probed.set_bits(i, (i >> bit) & 1 ? one_bits : zero_bits);
+    const std::vector<HostBuffer> out = subject.run(inputs);
+    for (std::size_t b = 0; b < out.size(); ++b)
+      for (std::int64_t j = 0; j < out[b].elements(); ++j) {
+        std::int64_t& s = source[b][static_cast<std::size_t>(j)];
+        if (s < 0) continue;
+        const std::uint64_t value = out[b].bits(j);
+        if (value == one_bits)
+          s |= std::int64_t{1} << bit;
+        else if (value != zero_bits)
+          s = kNotACopy;
+      }
+  }
+  for (auto& per_buffer : source)
+    for (std::int64_t& s : per_buffer)
+      if (s >= n) s = kNotACopy;
+  return source;
+}
+
+CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
+                                const CaseProbeRequest& request, const Setup& setup) {
+  Subject kernel(kernel_runner, observed_buffers(subject), {});
+  const std::unique_ptr<CaseRunner> reference_runner = subject.reference(request.model);
+  Subject reference(*reference_runner, observed_buffers(subject), {});
+  CaseVerdict verdict = start_verdict(subject, kDataMovementDecoder, request, kernel, setup);
+
+  const BufferSet random = subject.make_buffers(request.model, request.rows, request.seed);
+  const auto [values_ok, values_detail] =
+      compare_values(kernel.run(random), reference.run(random), 0.0);
+  verdict.values_checked = true;
+  verdict.values_ok = values_ok;
+  verdict.values_detail = values_detail;
+
+  const auto expected = sources(reference, random, request.buffer);
+  std::int64_t computed = 0, outputs = 0;
+  for (const auto& per_buffer : expected)
+    for (std::int64_t s : per_buffer) computed += s == kNotACopy, ++outputs;
+  if (computed > 0)
+    refuse("the data-movement decoder needs outputs that are copies of '" + request.buffer +
+               "' or constants; the reference computes " + std::to_string(computed) + " of " +
+               std::to_string(outputs) + " output elements",
+           "probe this case with --decoder dependence");
+  const auto seen = sources(kernel, random, request.buffer);
+  const HostBuffer& probed = random.at(request.buffer);
+  verdict.offsets = verdict.probed = probed.elements();
+
+  const Contract& producer = setup.producer;
+  ReadMap reads;
+  reads.offsets.assign(static_cast<std::size_t>(setup.claimed.elements()), ReadMap::kNotRead);
+  const auto input_text = [&](std::int64_t index) {
+    return "row " + std::to_string(index / setup.stride) + " " +
+           element_text(producer, setup.producer_owners, index % setup.stride);
+  };
+  for (std::size_t b = 0; b < expected.size(); ++b)
+    for (std::size_t j = 0; j < expected[b].size(); ++j) {
+      const std::int64_t want = expected[b][j], got = seen[b][j];
+      const std::string output = kernel.observed()[b] + "[" + std::to_string(j) + "]";
+      if (got == kNotACopy) {
+        verdict.add("not-a-copy", kernel.observed()[b],
+                    output + " holds a value no element of '" + request.buffer + "' held");
+        continue;
+      }
+      if (want == kConstant || got == kConstant) {
+        if (want != got)
+          verdict.add("dependence", kernel.observed()[b],
+                      want == kConstant ? output + " copies " + input_text(got) +
+                                              " where the reference writes a constant"
+                                        : output + " is a constant where the reference copies " +
+                                              input_text(want));
+        verdict.dependence_mismatches += want != got;
+        continue;
+      }
+      const std::int64_t want_row = want / setup.stride, got_row = got / setup.stride;
+      if (want_row != got_row) {
+        ++verdict.row_stride_findings;
+        verdict.add("row-stride", kernel.observed()[b],
+                    output + " copies " + input_text(got) + ", the reference " + input_text(want));
+        continue;
+      }
+      const std::uint32_t owner = setup.producer_owners.at(want % setup.stride);
+      if (owner >= RowMap::kPadding || want_row != 0) continue;
+      auto& read = reads.offsets[static_cast<std::size_t>(owner)];
+      if (read == ReadMap::kNotRead) read = got % setup.stride;
+    }
+  finish_read_map(verdict, setup, reads);
+  verdict.runs = kernel.runs();
+  return verdict;
+}
+
+}  // namespace
+
+CaseVerdict probe_case(const Case& subject, CaseRunner& kernel, std::string_view decoder,
+                       const CaseProbeRequest& request) {
+  const std::vector<std::string> offered = subject.decoders();
+  if (std::find(offered.begin(), offered.end(), decoder) == offered.end()) {
+    std::string list;
+    for (const std::string& name : offered) list += (list.empty() ? "" : ", ") + name;
+    refuse("case '" + subject.name() + "' has no decoder '" + std::string(decoder) + "'",
+           "one of: " + list);
+  }
+  const auto spec = subject.buffer(request.buffer);
+  if (!spec || !spec->reads())
+    refuse("case '" + subject.name() + "' reads no buffer '" + request.buffer + "'",
+           "probe one of its input or in-place buffers (layoutcheck cases)");
+  const auto model = request.model.find(request.buffer);
+  const auto claimed = request.claimed.find(request.buffer);
+  if (model == request.model.end() || claimed == request.claimed.end())
+    refuse("no contract for buffer '" + request.buffer + "'", "give --producer and --consumer");
+  for (const auto& [name, contract] : request.model) subject.validate_layout(name, contract);
+  for (const auto& [name, contract] : request.claimed) subject.validate_layout(name, contract);
+  require_same_fields(model->second, claimed->second);
+  if (request.rows < 1) refuse("at least one row per run", "--rows 2");
+  const Setup setup{model->second, claimed->second, RowMap::build(model->second),
+                    row_stride(model->second)};
+  if (decoder == kDependenceDecoder) return probe_dependence(subject, kernel, request, setup);
+  if (decoder == kDataMovementDecoder) return probe_data_movement(subject, kernel, request, setup);
+  refuse("decoder '" + std::string(decoder) + "' is not one of the toolkit's",
+         "the case decodes it itself");
+}
+
+}  // namespace layoutcheck

@@ -1,0 +1,126 @@
+#include "layoutcheck/probe/case_verdict.h"
+
+#include <algorithm>
+
+#include "layoutcheck/render/report_json.h"
+#include "layoutcheck/render/report_text.h"
+
+namespace layoutcheck {
+namespace {
+
+std::string pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+}  // namespace
+
+void CaseVerdict::add(std::string kind, std::string buffer_name, std::string message) {
+  const auto listed = std::count_if(findings.begin(), findings.end(),
+                                    [&](const ProbeFinding& f) { return f.kind == kind; });
+  if (static_cast<std::size_t>(listed) < kMaxListedFindings)
+    findings.push_back({std::move(kind), std::move(buffer_name), std::move(message)});
+}
+
+bool CaseVerdict::clean() const {
+  return reads.misread == 0 && reads.unresolved == 0 && unresolved == 0 &&
+         dependence_mismatches == 0 && row_stride_findings == 0 && agrees_with_diff &&
+         (!values_checked || values_ok) && not_verified.empty() &&
+         std::none_of(findings.begin(), findings.end(),
+                      [](const ProbeFinding& f) { return f.kind == "not-a-copy"; });
+}
+
+std::string CaseVerdict::conclusion() const {
+  if (clean()) return "clean";
+  std::vector<std::string> parts;
+  if (reads.misread > 0)
+    parts.push_back("layout misread: " + std::to_string(reads.misread) + " of " +
+                    std::to_string(reads.elements) + " elements");
+  if (unresolved > 0) parts.push_back(std::to_string(unresolved) + " probes unresolved");
+  if (dependence_mismatches > 0)
+    parts.push_back(std::to_string(dependence_mismatches) +
+                    " probes change other outputs than the reference's");
+  if (row_stride_findings > 0) parts.push_back("rows read from the wrong place");
+  if (!agrees_with_diff) parts.push_back("disagrees with the static diff");
+  if (values_checked && !values_ok) parts.push_back("values differ from the reference");
+  if (!not_verified.empty()) parts.push_back("not everything verified");
+  if (parts.empty()) parts.push_back("findings");
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
+std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) {
+  const MisreadReport& reads = verdict.reads;
+  std::string text = "probe (" + verdict.case_name + ", " + verdict.decoder + "): " +
+                     verdict.runner + " fed " + reads.producer + " (" + verdict.buffer + ", " +
+                     std::to_string(verdict.probed) +
+                     (verdict.probed < verdict.offsets
+                          ? " of " + std::to_string(verdict.offsets) + " offsets sampled"
+                          : " offsets") +
+                     ", " + std::to_string(verdict.rows) + " rows per run, " +
+                     std::to_string(verdict.runs) + " runs)\n";
+  if (reads.misread > 0 || reads.unresolved > 0) {
+    text += "  " + pad("field", 8) + pad("elements", 10) + pad("misread", 9) + "unresolved\n";
+    for (const FieldReport& field : reads.fields)
+      text += "  " + pad(field.name, 8) + pad(std::to_string(field.elements), 10) +
+              pad(std::to_string(field.misread), 9) + std::to_string(field.unresolved) + "\n";
+  }
+  const std::size_t shown = std::min(max_runs, reads.runs.size());
+  for (std::size_t i = 0; i < shown; ++i) text += "  " + describe_run(reads.runs[i]) + "\n";
+  if (reads.runs_total > static_cast<std::int64_t>(shown))
+    text += "  ... and " + std::to_string(reads.runs_total - static_cast<std::int64_t>(shown)) +
+            " more runs\n";
+  for (const ProbeFinding& finding : verdict.findings)
+    text += "  " + finding.kind + ": " + finding.message + "\n";
+  for (const std::string& gap : verdict.not_verified) text += "  not verified: " + gap + "\n";
+  if (verdict.values_checked)
+    text += std::string("  values against the reference: ") +
+            (verdict.values_ok ? "agree" : "DIFFER") +
+            (verdict.values_detail.empty() ? "" : " (" + verdict.values_detail + ")") + "\n";
+  text += std::string("  static diff of the contracts: ") +
+          (verdict.static_diff.has_findings()
+               ? std::to_string(verdict.static_diff.misread) + " elements misread"
+               : "no misread") +
+          (verdict.agrees_with_diff ? "; the probes agree exactly"
+                                    : "; the probes DISAGREE with it") +
+          "\n";
+  text += "verdict: " + verdict.conclusion() + "\n";
+  return text;
+}
+
+Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
+  Json json = report_to_json(verdict.reads, max_runs);
+  json.set("case", verdict.case_name)
+      .set("decoder", verdict.decoder)
+      .set("runner", verdict.runner)
+      .set("buffer", verdict.buffer)
+      .set("offsets", verdict.offsets)
+      .set("probed", verdict.probed)
+      .set("rows_per_run", verdict.rows)
+      .set("runs", verdict.runs)
+      .set("agrees_with_diff", verdict.agrees_with_diff)
+      .set("static_misread", verdict.static_diff.misread)
+      .set("unresolved_probes", verdict.unresolved)
+      .set("dependence_mismatches", verdict.dependence_mismatches)
+      .set("row_stride_findings", verdict.row_stride_findings);
+  Json findings = Json::array();
+  for (const ProbeFinding& finding : verdict.findings)
+    findings.push(Json::object()
+                      .set("kind", finding.kind)
+                      .set("buffer", finding.buffer)
+                      .set("message", finding.message));
+  json.set("findings", std::move(findings));
+  Json values = Json::object();
+  values.set("checked", verdict.values_checked)
+      .set("agree", verdict.values_ok)
+      .set("detail", verdict.values_detail);
+  json.set("values", std::move(values));
+  Json gaps = Json::array();
+  for (const std::string& gap : verdict.not_verified) gaps.push(gap);
+  json.set("not_verified", std::move(gaps));
+  json.set("clean", verdict.clean()).set("conclusion", verdict.conclusion());
+  return json;
+}
+
+}  // namespace layoutcheck

@@ -1,0 +1,60 @@
+// The verdict of a probe through the toolkit's generic decoders (data movement, dependence), for
+// any case: what the kernel read, judged against the producer's contract exactly as `diff`
+// judges the consumer's contract, plus what a read map cannot say (a dependence the reference
+// does not have, values that differ) and what could not be verified. Rendered as text and JSON.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layoutcheck/diff/read_map.h"
+#include "layoutcheck/render/json.h"
+
+namespace layoutcheck {
+
+// One finding: its kind ("dependence", "unresolved", "ambiguous", "not-a-copy", "values",
+// "row-stride"), the buffer it concerns, and one line that names elements and offsets.
+struct ProbeFinding {
+  std::string kind;
+  std::string buffer;
+  std::string message;
+};
+
+inline constexpr std::size_t kMaxListedFindings = 20;
+
+struct CaseVerdict {
+  std::string case_name;
+  std::string decoder;  // "dependence", "data-movement"
+  std::string runner;
+  std::string buffer;         // the probed buffer
+  std::int64_t offsets = 0;   // offsets of the probed buffer (all rows)
+  std::int64_t probed = 0;    // offsets probed; fewer than `offsets` when sampled
+  std::int64_t runs = 0;      // runner calls
+  std::int64_t rows = 0;      // batch rows per call
+  MisreadReport reads;        // the probed read map (row 0) against the producer
+  MisreadReport static_diff;  // the consumer's contract against the producer's
+  bool agrees_with_diff = false;
+  // Findings by kind, counted in full, listed up to kMaxListedFindings each.
+  std::vector<ProbeFinding> findings;
+  std::int64_t dependence_mismatches = 0;  // probes whose response the reference does not have
+  std::int64_t unresolved = 0;             // probes whose response named no or several elements
+  std::int64_t row_stride_findings = 0;    // rows read from elsewhere than row 0 says
+  bool values_checked = false;
+  bool values_ok = true;
+  std::string values_detail;           // the worst difference against the reference
+  std::vector<std::string> not_verified;  // checks that could not run, and why
+
+  // Every element read from where the producer put it, the same dependences as the reference,
+  // every row alike, the values right, and nothing left unverified.
+  bool clean() const;
+  // One line: "clean", "layout misread: 384 of 512 elements", ...
+  std::string conclusion() const;
+  void add(std::string kind, std::string buffer, std::string message);
+};
+
+std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs = 8);
+Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs = kMaxStoredRuns);
+
+}  // namespace layoutcheck
