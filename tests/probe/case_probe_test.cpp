@@ -1,0 +1,234 @@
+// The generic decoders on any case: the dependence decoder on the rope case (a computing
+// operator) and on GDN's ba buffer, the data-movement decoder on a gather case defined here; each
+// recovers exactly the misread set the static diff names, says clean only when everything was
+// verified, and refuses what it cannot decode.
+#include "layoutcheck/probe/case_probe.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cases/builtin_cases.h"
+#include "cases/gdn/gdn_case.h"
+#include "layoutcheck/contract/parse.h"
+
+namespace layoutcheck {
+namespace {
+
+std::string contract_path(const std::string& file) {
+  return std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/" + file;
+}
+
+LoadOptions sized(std::vector<std::pair<std::string, std::int64_t>> sizes) {
+  LoadOptions options;
+  options.overrides = std::move(sizes);
+  options.ignore_unknown_overrides = true;
+  return options;
+}
+
+CaseLayouts rope_layouts(const std::string& x, const std::string& out, const LoadOptions& load) {
+  CaseLayouts layouts;
+  layouts["x"] = load_contract(contract_path("rope/" + x + ".x.yaml"), load);
+  layouts["cos_sin"] = load_contract(contract_path("rope/cos_sin.yaml"), load);
+  layouts["out"] = load_contract(contract_path("rope/" + out + ".out.yaml"), load);
+  return layouts;
+}
+
+std::shared_ptr<const Case> rope() {
+  register_builtin_cases();
+  return CaseRegistry::instance().get("rope");
+}
+
+struct RopeShape {
+  std::int64_t heads, head_dim, rows;
+};
+
+class DependenceOnRope : public ::testing::TestWithParam<RopeShape> {};
+
+INSTANTIATE_TEST_SUITE_P(Shapes, DependenceOnRope,
+                         ::testing::Values(RopeShape{8, 64, 2}, RopeShape{3, 10, 3},
+                                           RopeShape{1, 6, 1}, RopeShape{5, 14, 2}),
+                         [](const auto& info) {
+                           return std::to_string(info.param.heads) + "x" +
+                                  std::to_string(info.param.head_dim) + "_rows" +
+                                  std::to_string(info.param.rows);
+                         });
+
+// An interleaved (GPT-J) kernel fed half-split buffers: the probes name the static diff's set.
+TEST_P(DependenceOnRope, InterleavedKernelMisreadsExactlyWhatTheDiffSays) {
+  const RopeShape shape = GetParam();
+  const LoadOptions load = sized({{"H", shape.heads}, {"D", shape.head_dim}});
+  CaseProbeRequest request{"x", rope_layouts("half_split", "half_split", load),
+                           rope_layouts("interleaved", "interleaved", load)};
+  request.rows = shape.rows;
+  const auto kernel = rope()->reference(request.claimed);
+  const CaseVerdict verdict = probe_case(*rope(), *kernel, kDependenceDecoder, request);
+  EXPECT_GT(verdict.static_diff.misread, 0);
+  EXPECT_EQ(verdict.reads.misread, verdict.static_diff.misread);
+  EXPECT_EQ(verdict.reads.misread_mask, verdict.static_diff.misread_mask);
+  EXPECT_TRUE(verdict.agrees_with_diff);
+  EXPECT_EQ(verdict.unresolved, 0);
+  EXPECT_EQ(verdict.row_stride_findings, 0);
+  EXPECT_FALSE(verdict.clean());
+  EXPECT_NE(verdict.conclusion().find("layout misread"), std::string::npos) << verdict.conclusion();
+}
+
+// A kernel built for the model's layout is clean, values included.
+TEST_P(DependenceOnRope, MatchingKernelIsClean) {
+  const RopeShape shape = GetParam();
+  const LoadOptions load = sized({{"H", shape.heads}, {"D", shape.head_dim}});
+  CaseProbeRequest request{"x", rope_layouts("half_split", "half_split", load),
+                           rope_layouts("half_split", "half_split", load)};
+  request.rows = shape.rows;
+  const auto kernel = rope()->reference(request.claimed);
+  const CaseVerdict verdict = probe_case(*rope(), *kernel, kDependenceDecoder, request);
+  EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
+  EXPECT_EQ(verdict.probed, verdict.offsets);
+  EXPECT_TRUE(verdict.values_checked);
+}
+
+// A right-layout kernel with wrong values is never clean.
+TEST(DependenceOnRopeMutants, WrongValuesAreAFinding) {
+  const LoadOptions load = sized({{"H", 2}, {"D", 8}});
+  CaseProbeRequest request{"x", rope_layouts("half_split", "half_split", load),
+                           rope_layouts("half_split", "half_split", load)};
+  for (const auto& [name, description] : rope()->mutants()) {
+    SCOPED_TRACE(name);
+    const auto kernel = rope()->mutant(name, request.claimed);
+    ASSERT_NE(kernel, nullptr);
+    const CaseVerdict verdict = probe_case(*rope(), *kernel, kDependenceDecoder, request);
+    EXPECT_FALSE(verdict.clean());
+    EXPECT_FALSE(verdict.values_ok) << verdict.values_detail;
+  }
+}
+
+// A sample is not a proof: what was not probed is said, and the verdict is not clean.
+TEST(DependenceSampling, UnprobedOffsetsAreNotVerified) {
+  const LoadOptions load = sized({{"H", 2}, {"D", 8}});
+  CaseProbeRequest request{"x", rope_layouts("half_split", "half_split", load),
+                           rope_layouts("half_split", "half_split", load)};
+  request.max_probes = 10;
+  const auto kernel = rope()->reference(request.claimed);
+  const CaseVerdict verdict = probe_case(*rope(), *kernel, kDependenceDecoder, request);
+  EXPECT_EQ(verdict.probed, 10);
+  ASSERT_EQ(verdict.not_verified.size(), 1u);
+  EXPECT_FALSE(verdict.clean());
+  EXPECT_NE(case_verdict_text(verdict).find("not verified"), std::string::npos);
+}
+
+// The same decoder on GDN's ba buffer (a Qwen3-Next kernel fed Qwen3.5 rows), no GDN knowledge.
+TEST(DependenceOnGdn, InterleavedBaMisreadsExactlyWhatTheDiffSays) {
+  register_builtin_cases();
+  const auto gdn = CaseRegistry::instance().get("gdn");
+  const LoadOptions load = sized({{"H", 2}, {"HV", 6}, {"K", 8}, {"V", 8}});
+  const auto layouts = [&](const std::string& qkvz_ba) {
+    CaseLayouts result;
+    result["qkvz"] = load_contract(contract_path("gdn/" + qkvz_ba + ".qkvz.yaml"), load);
+    result["ba"] = load_contract(contract_path("gdn/" + qkvz_ba + ".ba.yaml"), load);
+    result["state"] = load_contract(contract_path("gdn/state.hkv.yaml"), load);
+    return result;
+  };
+  // Only ba is read the Qwen3-Next way: the other buffers as the model writes them (--with).
+  CaseLayouts claimed = layouts("qwen3_5");
+  claimed["ba"] = layouts("qwen3_next")["ba"];
+  CaseProbeRequest request{"ba", layouts("qwen3_5"), claimed};
+  const auto kernel = gdn->reference(request.claimed);
+  const CaseVerdict verdict = probe_case(*gdn, *kernel, kDependenceDecoder, request);
+  EXPECT_GT(verdict.static_diff.misread, 0);
+  EXPECT_EQ(verdict.reads.misread_mask, verdict.static_diff.misread_mask);
+  EXPECT_TRUE(verdict.agrees_with_diff) << case_verdict_text(verdict);
+}
+
+// ---- data movement: a gather case of the test's own ----
+
+// out[token] = x[token] field by field: a pure copy through both buffers' contracts, so a kernel
+// built for another x layout copies from the wrong offsets.
+class CopyCase : public Case {
+ public:
+  std::string name() const override { return "copy"; }
+  std::string summary() const override { return "copies every element of x into out"; }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"x", BufferRole::input, DType::bf16, "", "input rows"},
+            {"out", BufferRole::output, DType::bf16, "", "output rows, one field, packed"}};
+  }
+  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<std::string> decoders() const override {
+    return {std::string(kDataMovementDecoder), std::string(kDependenceDecoder)};
+  }
+  std::string default_probe_buffer() const override { return "x"; }
+  BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
+                         std::uint64_t seed) const override {
+    BufferSet buffers;
+    HostBuffer& x = buffers.add(make_host_buffer("x", layouts.at("x"), batch));
+    for (std::int64_t i = 0; i < x.elements(); ++i)
+      x.set_value(i, static_cast<double>((i * 7 + static_cast<std::int64_t>(seed)) % 13) - 6);
+    buffers.add(make_host_buffer("out", DType::bf16, batch * layouts.at("x").elements()));
+    buffers.at("out").rows = batch;
+    buffers.at("out").row_stride = layouts.at("x").elements();
+    return buffers;
+  }
+  class Runner : public CaseRunner {
+   public:
+    explicit Runner(Contract x) : x_(std::move(x)) {}
+    std::string name() const override { return "copy through " + x_.name; }
+    void run(BufferSet& buffers) override {
+      const HostBuffer& x = buffers.at("x");
+      HostBuffer& out = buffers.at("out");
+      for (std::int64_t row = 0; row < out.rows; ++row) {
+        std::int64_t at = row * out.row_stride;
+        for (const Field& field : x_.fields)
+          field.for_each_offset([&](std::int64_t, std::int64_t offset) {
+            out.set_bits(at++, x.bits(row * x.row_stride + offset));
+          });
+      }
+    }
+
+   private:
+    Contract x_;
+  };
+  std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
+    return std::make_unique<Runner>(layouts.at("x"));
+  }
+  void validate_layout(std::string_view, const Contract&) const override {}
+};
+
+TEST(DataMovement, KernelForAnotherLayoutMisreadsExactlyWhatTheDiffSays) {
+  const CopyCase copy;
+  const LoadOptions load = sized({{"H", 2}, {"D", 6}});
+  CaseLayouts model, claimed;
+  model["x"] = load_contract(contract_path("rope/half_split.x.yaml"), load);
+  claimed["x"] = load_contract(contract_path("rope/interleaved.x.yaml"), load);
+  CaseProbeRequest request{"x", model, claimed};
+  request.rows = 3;
+  CopyCase::Runner kernel(claimed["x"]);
+  const CaseVerdict verdict = probe_case(copy, kernel, kDataMovementDecoder, request);
+  EXPECT_GT(verdict.static_diff.misread, 0);
+  EXPECT_EQ(verdict.reads.misread_mask, verdict.static_diff.misread_mask);
+  EXPECT_TRUE(verdict.agrees_with_diff) << case_verdict_text(verdict);
+  EXPECT_EQ(verdict.row_stride_findings, 0);
+  // ceil(log2 of 3 rows x 12 elements) bit planes plus the two presence runs, plus the values.
+  EXPECT_EQ(verdict.runs, 2 + 6 + 1);
+
+  CopyCase::Runner right(model["x"]);
+  request.claimed = model;
+  const CaseVerdict right_verdict = probe_case(copy, right, kDataMovementDecoder, request);
+  EXPECT_TRUE(right_verdict.clean()) << case_verdict_text(right_verdict);
+}
+
+TEST(CaseProbeRefuses, WhatItCannotDecode) {
+  const LoadOptions load = sized({{"H", 2}, {"D", 8}});
+  CaseProbeRequest request{"x", rope_layouts("half_split", "half_split", load),
+                           rope_layouts("half_split", "half_split", load)};
+  const auto kernel = rope()->reference(request.claimed);
+  // rope computes: its outputs are no copies of x.
+  EXPECT_THROW(probe_case(*rope(), *kernel, kDataMovementDecoder, request), InputError);
+  EXPECT_THROW(probe_case(*rope(), *kernel, "bogus", request), InputError);
+  request.buffer = "out";  // written, not read
+  EXPECT_THROW(probe_case(*rope(), *kernel, kDependenceDecoder, request), InputError);
+  request.buffer = "x";
+  request.claimed.erase("x");
+  EXPECT_THROW(probe_case(*rope(), *kernel, kDependenceDecoder, request), InputError);
+}
+
+}  // namespace
+}  // namespace layoutcheck
