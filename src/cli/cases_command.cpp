@@ -60,8 +60,8 @@ int run_cases(bool json) {
     for (const BufferSpec& spec : known->buffers())
       std::cout << "    " << pad(spec.name, 12) << pad(std::string(buffer_role_name(spec.role)), 9)
                 << pad(std::string(dtype_name(spec.dtype)), 5)
-                << (spec.contract.empty() ? std::string("-") : "contracts/" + spec.contract)
-                << "  " << spec.description << "\n";
+                << (spec.contract.empty() ? std::string("-") : "contracts/" + spec.contract) << "  "
+                << spec.description << "\n";
     std::cout << "  abis:\n";
     for (const AbiSpec& abi : known->abis()) {
       std::cout << "    " << abi.name << " (" << abi.header << "): " << abi.description << "\n";

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -16,16 +16,16 @@
 #include <vector>
 
 #include "cases/gdn/gdn_case.h"
-#include "commands.h"
-#include "common.h"
-#include "layoutcheck/cases/registry.h"
-#include "layoutcheck/probe/case_probe.h"
-#include "layoutcheck/contract/parse.h"
 #include "cases/gdn/layouts.h"
-#include "cases/gdn/standard_layouts.h"
 #include "cases/gdn/probe/probe_sweep.h"
 #include "cases/gdn/probe/runner_registry.h"
 #include "cases/gdn/probe/verdict_render.h"
+#include "cases/gdn/standard_layouts.h"
+#include "commands.h"
+#include "common.h"
+#include "layoutcheck/cases/registry.h"
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/probe/case_probe.h"
 #include "layoutcheck/render/report_json.h"
 #ifdef LAYOUTCHECK_HAVE_GPU
 #include "cases/gdn/gpu/gpu_runner_registry.h"
@@ -154,10 +154,10 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
   for (const std::string& file : files) {
     Contract contract = load_contract(file, defaults);
     if (!subject.buffer(contract.buffer))
-      throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
-                                  "case '" + subject.name() + "' has no buffer '" +
-                                      contract.buffer + "'",
-                                  "layoutcheck cases lists its buffers"});
+      throw InputError(
+          Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
+                     "case '" + subject.name() + "' has no buffer '" + contract.buffer + "'",
+                     "layoutcheck cases lists its buffers"});
     layouts[contract.buffer] = std::move(contract);
   }
   return layouts;
@@ -166,10 +166,10 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
 int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
                    const std::string& decoder) {
   if (options.producer.empty() || options.consumer.empty())
-    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
-                                "--producer and --consumer are required",
-                                "layoutcheck probe --case " + subject.name() +
-                                    " --producer P.yaml --consumer C.yaml"});
+    throw InputError(Diagnostic{
+        SourceLocation{"<command line>"}, Severity::error, "usage",
+        "--producer and --consumer are required",
+        "layoutcheck probe --case " + subject.name() + " --producer P.yaml --consumer C.yaml"});
   const LoadOptions load = load_options_from(options.assignments, options.max_elements);
   const Contract producer = load_contract(options.producer, load);
   const Contract consumer = load_contract(options.consumer, load);
@@ -202,11 +202,10 @@ int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
   if (!kernel) {
     std::string names = "cpu";
     for (const auto& [name, description] : subject.mutants()) names += ", cpu:mutant:" + name;
-    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "backend",
-                                "case '" + subject.name() + "' has no runner '" + options.backend +
-                                    "'",
-                                "one of: " + names +
-                                    " (GPU ports: layoutcheck run MANIFEST.yaml)"});
+    throw InputError(
+        Diagnostic{SourceLocation{"<command line>"}, Severity::error, "backend",
+                   "case '" + subject.name() + "' has no runner '" + options.backend + "'",
+                   "one of: " + names + " (GPU ports: layoutcheck run MANIFEST.yaml)"});
   }
   const CaseVerdict verdict = probe_case(subject, *kernel, decoder, request);
   if (options.json)

@@ -13,8 +13,8 @@ namespace {
 template <class T>
 HostBuffer flat_buffer(std::string name, DType dtype, const std::vector<T>& values,
                        std::int64_t rows) {
-  HostBuffer buffer = make_host_buffer(std::move(name), dtype,
-                                       static_cast<std::int64_t>(values.size()));
+  HostBuffer buffer =
+      make_host_buffer(std::move(name), dtype, static_cast<std::int64_t>(values.size()));
   buffer.rows = rows;
   buffer.row_stride = rows > 0 ? static_cast<std::int64_t>(values.size()) / rows : 0;
   if (!values.empty()) std::memcpy(buffer.bytes.data(), values.data(), buffer.bytes.size());
@@ -37,7 +37,9 @@ std::vector<T> values_of(const BufferSet& buffers, std::string_view name) {
   return values;
 }
 
-GdnShape shape_of(const GdnLayouts& layouts) { return gdn_shape_from_symbols(layouts.qkvz); }
+GdnShape shape_of(const GdnLayouts& layouts) {
+  return gdn_shape_from_symbols(layouts.qkvz);
+}
 
 class GdnCase : public Case {
  public:
@@ -64,10 +66,11 @@ class GdnCase : public Case {
     };
   }
   std::vector<AbiSpec> abis() const override {
-    return {{"gdn_decode_v1", "the whole decode step: conv, gates, recurrent update, norm",
+    return {{"gdn_decode_v1",
+             "the whole decode step: conv, gates, recurrent update, norm",
              "gdn_abi.h",
-             {"qkvz", "ba", "conv_state", "state", "conv_weight", "A_log", "dt_bias",
-              "norm_weight", "out"}}};
+             {"qkvz", "ba", "conv_state", "state", "conv_weight", "A_log", "dt_bias", "norm_weight",
+              "out"}}};
   }
   std::vector<std::string> decoders() const override {
     return {std::string(kGdnDecoder), std::string(kDependenceDecoder)};
@@ -77,14 +80,13 @@ class GdnCase : public Case {
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {
     const GdnLayouts gdn = gdn_layouts_of(layouts);
-    BufferSet buffers =
-        gdn_buffers(make_random_step_inputs(shape_of(gdn), gdn, batch, seed), gdn);
+    BufferSet buffers = gdn_buffers(make_random_step_inputs(shape_of(gdn), gdn, batch, seed), gdn);
     return buffers;
   }
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
     const GdnLayouts gdn = gdn_layouts_of(layouts);
-    return std::make_unique<GdnCaseRunner>(
-        std::make_unique<ReferenceRunner>(shape_of(gdn), gdn), gdn);
+    return std::make_unique<GdnCaseRunner>(std::make_unique<ReferenceRunner>(shape_of(gdn), gdn),
+                                           gdn);
   }
   std::vector<std::pair<std::string, std::string>> mutants() const override {
     std::vector<std::pair<std::string, std::string>> listed;
@@ -110,7 +112,9 @@ class GdnCase : public Case {
 
 }  // namespace
 
-std::shared_ptr<const Case> make_gdn_case() { return std::make_shared<GdnCase>(); }
+std::shared_ptr<const Case> make_gdn_case() {
+  return std::make_shared<GdnCase>();
+}
 
 GdnLayouts gdn_layouts_of(const CaseLayouts& layouts) {
   GdnLayouts gdn;
@@ -141,10 +145,9 @@ BufferSet gdn_buffers(const GdnStepInputs& inputs, const GdnLayouts& layouts) {
   buffers.add(flat_buffer("dt_bias", DType::fp32, inputs.weights.dt_bias, 1));
   buffers.add(flat_buffer("norm_weight", DType::bf16, inputs.weights.norm_weight, 1));
   const GdnShape& shape = inputs.shape;
-  buffers.add(flat_buffer("out", DType::bf16,
-                          std::vector<bf16_bits>(static_cast<std::size_t>(batch * shape.HV *
-                                                                          shape.V)),
-                          batch));
+  buffers.add(flat_buffer(
+      "out", DType::bf16,
+      std::vector<bf16_bits>(static_cast<std::size_t>(batch * shape.HV * shape.V)), batch));
   return buffers;
 }
 

@@ -12,9 +12,12 @@ namespace layoutcheck {
 
 std::string_view buffer_role_name(BufferRole role) {
   switch (role) {
-    case BufferRole::input: return "input";
-    case BufferRole::output: return "output";
-    case BufferRole::in_place: return "in-place";
+    case BufferRole::input:
+      return "input";
+    case BufferRole::output:
+      return "output";
+    case BufferRole::in_place:
+      return "in-place";
   }
   return "?";
 }
@@ -44,19 +47,27 @@ double signed_value(std::uint64_t bits) {
 double HostBuffer::value(std::int64_t index) const {
   const std::uint64_t raw = bits(index);
   switch (dtype) {
-    case DType::bf16: return bf16_to_float(static_cast<bf16_bits>(raw));
-    case DType::fp16: return fp16_to_float(static_cast<fp16_bits>(raw));
-    case DType::fp32: return bits_float(static_cast<std::uint32_t>(raw));
+    case DType::bf16:
+      return bf16_to_float(static_cast<bf16_bits>(raw));
+    case DType::fp16:
+      return fp16_to_float(static_cast<fp16_bits>(raw));
+    case DType::fp32:
+      return bits_float(static_cast<std::uint32_t>(raw));
     case DType::fp64: {
       double result;
       std::memcpy(&result, &raw, sizeof result);
       return result;
     }
-    case DType::i8: return signed_value<std::int8_t>(raw);
-    case DType::u8: return static_cast<double>(raw);
-    case DType::i16: return signed_value<std::int16_t>(raw);
-    case DType::i32: return signed_value<std::int32_t>(raw);
-    case DType::i64: return signed_value<std::int64_t>(raw);
+    case DType::i8:
+      return signed_value<std::int8_t>(raw);
+    case DType::u8:
+      return static_cast<double>(raw);
+    case DType::i16:
+      return signed_value<std::int16_t>(raw);
+    case DType::i32:
+      return signed_value<std::int32_t>(raw);
+    case DType::i64:
+      return signed_value<std::int64_t>(raw);
   }
   return 0;
 }
@@ -64,15 +75,33 @@ double HostBuffer::value(std::int64_t index) const {
 void HostBuffer::set_value(std::int64_t index, double value) {
   std::uint64_t raw = 0;
   switch (dtype) {
-    case DType::bf16: raw = float_to_bf16(static_cast<float>(value)); break;
-    case DType::fp16: raw = float_to_fp16(static_cast<float>(value)); break;
-    case DType::fp32: raw = float_bits(static_cast<float>(value)); break;
-    case DType::fp64: std::memcpy(&raw, &value, sizeof value); break;
-    case DType::i8: raw = saturated_bits<std::int8_t>(value); break;
-    case DType::u8: raw = saturated_bits<std::uint8_t>(value); break;
-    case DType::i16: raw = saturated_bits<std::int16_t>(value); break;
-    case DType::i32: raw = saturated_bits<std::int32_t>(value); break;
-    case DType::i64: raw = saturated_bits<std::int64_t>(value); break;
+    case DType::bf16:
+      raw = float_to_bf16(static_cast<float>(value));
+      break;
+    case DType::fp16:
+      raw = float_to_fp16(static_cast<float>(value));
+      break;
+    case DType::fp32:
+      raw = float_bits(static_cast<float>(value));
+      break;
+    case DType::fp64:
+      std::memcpy(&raw, &value, sizeof value);
+      break;
+    case DType::i8:
+      raw = saturated_bits<std::int8_t>(value);
+      break;
+    case DType::u8:
+      raw = saturated_bits<std::uint8_t>(value);
+      break;
+    case DType::i16:
+      raw = saturated_bits<std::int16_t>(value);
+      break;
+    case DType::i32:
+      raw = saturated_bits<std::int32_t>(value);
+      break;
+    case DType::i64:
+      raw = saturated_bits<std::int64_t>(value);
+      break;
   }
   set_bits(index, raw);
 }

@@ -3,7 +3,8 @@
 //   expr  := term (('+' | '-') term)*
 //   term  := unary (('*' | '/' | '%') unary)*
 //   unary := '-' unary | primary
-//   primary := integer | identifier | '(' expr ')'
+//   primary := integer | identifier | call | '(' expr ')'
+//   call := ('min' | 'max' | 'ceil_div') '(' expr ',' expr ')'
 #include "layoutcheck/contract/expression.h"
 
 #include <algorithm>
@@ -57,7 +58,8 @@ class Parser {
     if (!at_end())
       fail(where_, position_, "expression",
            "unexpected '" + std::string(1, text_[position_]) + "' in expression '" + text_ + "'",
-           "expressions use integers, symbol names, + - * / % and parentheses");
+           "expressions use integers, symbol names, + - * / %, parentheses and min, max, "
+           "ceil_div");
     return std::move(nodes_);
   }
 
@@ -135,6 +137,10 @@ class Parser {
     if (is_digit(c)) return number(begin);
     if (is_identifier_start(c)) {
       while (is_identifier_char(peek())) ++position_;
+      const int name_end = position_;
+      skip_space();
+      if (peek() == '(') return call(begin, text_.substr(begin, name_end - begin));
+      position_ = name_end;
       Expression::Node node;
       node.kind = Kind::symbol;
       node.name = text_.substr(begin, position_ - begin);
@@ -149,6 +155,38 @@ class Parser {
     fail(where_, position_, "expression",
          "unexpected '" + std::string(1, c) + "' in expression '" + text_ + "'",
          "expressions use integers, symbol names, + - * / % and parentheses");
+  }
+
+  // name '(' expr ',' expr ')': the two arguments' programs, then the function's node.
+  Span call(int begin, const std::string& name) {
+    const Kind kind = name == "min"        ? Kind::min
+                      : name == "max"      ? Kind::max
+                      : name == "ceil_div" ? Kind::ceil_div
+                                           : Kind::number;
+    if (kind == Kind::number)
+      fail(where_, begin, "expression",
+           "unknown function '" + name + "' in expression '" + text_ + "'",
+           "expressions may call min(a, b), max(a, b) and ceil_div(a, b)");
+    if (++depth_ > kMaxDepth)
+      fail(where_, position_, "expression", "expression '" + text_ + "' is nested too deeply");
+    ++position_;  // '('
+    expr();
+    skip_space();
+    if (peek() != ',')
+      fail(where_, position_, "expression",
+           name + " takes two arguments: expected ',' in expression '" + text_ + "'",
+           "write " + name + "(a, b)");
+    ++position_;
+    expr();
+    skip_space();
+    if (peek() == ',')
+      fail(where_, position_, "expression",
+           name + " takes two arguments, not more, in expression '" + text_ + "'");
+    if (peek() != ')')
+      fail(where_, position_, "expression", "missing ')' in expression '" + text_ + "'");
+    ++position_;
+    --depth_;
+    return emit(kind, begin, {begin, position_});
   }
 
   Span number(int begin) {
@@ -279,6 +317,21 @@ std::int64_t Expression::evaluate(const SymbolTable& symbols) const {
         } else {
           result = left / right;
         }
+        break;
+      case Node::Kind::min:
+        result = std::min(left, right);
+        break;
+      case Node::Kind::max:
+        result = std::max(left, right);
+        break;
+      case Node::Kind::ceil_div:
+        if (right <= 0)
+          fail(where_, node.column, "divisibility",
+               "'" + part + "' divides by " + (right == 0 ? std::string("zero") : std::to_string(right)),
+               "ceil_div(a, b) needs b > 0; check the symbol values");
+        // Truncation rounds towards zero: up already for a negative a, one short for a positive
+        // a with a remainder. No intermediate can overflow.
+        result = left / right + (left > 0 && left % right != 0 ? 1 : 0);
         break;
       default:
         break;

@@ -1,7 +1,10 @@
-// Integer expressions in contracts: decimal literals, symbol names, + - * / % and parentheses.
-// Nothing else is evaluated. Arithmetic is 64-bit and checked: overflow is an error, and '/' must
-// divide exactly ("HV / H" with HV = 50, H = 16 is an error), so divisibility rules hold by
-// construction wherever a contract divides.
+// Integer expressions in contracts and run manifests: decimal literals, symbol names,
+// + - * / % and parentheses, and three functions for launch geometry: min(a, b), max(a, b) and
+// ceil_div(a, b) (the smallest q with q*b >= a; b must be positive). Nothing else is evaluated;
+// any other function name is an error naming its column. Arithmetic is 64-bit and checked:
+// overflow is an error, and '/' must divide exactly ("HV / H" with HV = 50, H = 16 is an error),
+// so divisibility rules hold by construction wherever a contract divides; ceil_div is the one
+// rounding division, for grids ("ceil_div(H * P, 4)").
 #pragma once
 
 #include <cstdint>
@@ -37,7 +40,19 @@ class Expression {
 
   // One step of the postfix program the text compiles to.
   struct Node {
-    enum class Kind { number, symbol, add, subtract, multiply, divide, modulo, negate } kind;
+    enum class Kind {
+      number,
+      symbol,
+      add,
+      subtract,
+      multiply,
+      divide,
+      modulo,
+      negate,
+      min,       // min(a, b)
+      max,       // max(a, b)
+      ceil_div,  // ceil_div(a, b), b > 0
+    } kind;
     std::int64_t value = 0;  // number
     std::string name;        // symbol
     int column = 0;          // 0-based column in text, for messages

@@ -27,7 +27,7 @@ LC_HOST_DEVICE inline fp16_bits float_to_fp16(float value) {
     return static_cast<fp16_bits>(sign | half);
   }
   if (unbiased < -25) return static_cast<fp16_bits>(sign);  // below half the smallest subnormal
-  mantissa |= 0x800000u;  // subnormal in fp16: value = mantissa * 2^(unbiased - 23)
+  mantissa |= 0x800000u;            // subnormal in fp16: value = mantissa * 2^(unbiased - 23)
   const int shift = -unbiased - 1;  // 14..24: bits dropped to reach units of 2^-24
   std::uint32_t half = mantissa >> shift;
   const std::uint32_t rest = mantissa & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
@@ -47,7 +47,8 @@ LC_HOST_DEVICE inline float fp16_to_float(fp16_bits value) {
     ++e;
     mantissa <<= 1;
   } while ((mantissa & 0x400u) == 0);
-  return bits_float(sign | (static_cast<std::uint32_t>(112 - e) << 23) | ((mantissa & 0x3ffu) << 13));
+  return bits_float(sign | (static_cast<std::uint32_t>(112 - e) << 23) |
+                    ((mantissa & 0x3ffu) << 13));
 }
 
 }  // namespace layoutcheck

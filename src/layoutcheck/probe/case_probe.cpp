@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <random>
 #include <optional>
+#include <random>
 #include <set>
 #include <tuple>
 
@@ -206,10 +206,10 @@ void finish_read_map(CaseVerdict& verdict, const Setup& setup, const ReadMap& re
   verdict.reads.producer_file = setup.producer.file;
   verdict.reads.consumer_file = setup.claimed.file;
   verdict.reads.consumer = verdict.runner;
-  verdict.agrees_with_diff = verdict.reads.unresolved == 0 && verdict.unresolved == 0 &&
-                             verdict.reads.misread_mask == verdict.static_diff.misread_mask &&
-                             verdict.static_diff.row_mismatches.empty() ==
-                                 (verdict.row_stride_findings == 0);
+  verdict.agrees_with_diff =
+      verdict.reads.unresolved == 0 && verdict.unresolved == 0 &&
+      verdict.reads.misread_mask == verdict.static_diff.misread_mask &&
+      verdict.static_diff.row_mismatches.empty() == (verdict.row_stride_findings == 0);
 }
 
 // ---- dependence ----
@@ -319,8 +319,8 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
       ++verdict.row_stride_findings;
       verdict.add("row-stride", request.buffer,
                   "row " + std::to_string(row) + " reads " +
-                      producer.element_name(producer.element_from_global(owner)) +
-                      " from offset " + std::to_string(offset) + ", row 0 from offset " +
+                      producer.element_name(producer.element_from_global(owner)) + " from offset " +
+                      std::to_string(offset) + ", row 0 from offset " +
                       std::to_string(reads.offsets[element]));
     }
   }
@@ -355,8 +355,10 @@ BitValues bit_values(DType dtype) {
     case DType::bf16:
     case DType::fp16:
     case DType::fp32:
-    case DType::fp64: return {1.0, -2.0};
-    default: return {1.0, 2.0};
+    case DType::fp64:
+      return {1.0, -2.0};
+    default:
+      return {1.0, 2.0};
   }
 }
 
@@ -456,11 +458,11 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
       }
       if (want == kConstant || got == kConstant) {
         if (want != got)
-          verdict.add("dependence", kernel.observed()[b],
-                      want == kConstant ? output + " copies " + input_text(got) +
-                                              " where the reference writes a constant"
-                                        : output + " is a constant where the reference copies " +
-                                              input_text(want));
+          verdict.add(
+              "dependence", kernel.observed()[b],
+              want == kConstant
+                  ? output + " copies " + input_text(got) + " where the reference writes a constant"
+                  : output + " is a constant where the reference copies " + input_text(want));
         verdict.dependence_mismatches += want != got;
         continue;
       }

@@ -52,9 +52,9 @@ std::string CaseVerdict::conclusion() const {
 
 std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) {
   const MisreadReport& reads = verdict.reads;
-  std::string text = "probe (" + verdict.case_name + ", " + verdict.decoder + "): " +
-                     verdict.runner + " fed " + reads.producer + " (" + verdict.buffer + ", " +
-                     std::to_string(verdict.probed) +
+  std::string text = "probe (" + verdict.case_name + ", " + verdict.decoder +
+                     "): " + verdict.runner + " fed " + reads.producer + " (" + verdict.buffer +
+                     ", " + std::to_string(verdict.probed) +
                      (verdict.probed < verdict.offsets
                           ? " of " + std::to_string(verdict.offsets) + " offsets sampled"
                           : " offsets") +
@@ -78,13 +78,13 @@ std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) 
     text += std::string("  values against the reference: ") +
             (verdict.values_ok ? "agree" : "DIFFER") +
             (verdict.values_detail.empty() ? "" : " (" + verdict.values_detail + ")") + "\n";
-  text += std::string("  static diff of the contracts: ") +
-          (verdict.static_diff.has_findings()
-               ? std::to_string(verdict.static_diff.misread) + " elements misread"
-               : "no misread") +
-          (verdict.agrees_with_diff ? "; the probes agree exactly"
-                                    : "; the probes DISAGREE with it") +
-          "\n";
+  text +=
+      std::string("  static diff of the contracts: ") +
+      (verdict.static_diff.has_findings()
+           ? std::to_string(verdict.static_diff.misread) + " elements misread"
+           : "no misread") +
+      (verdict.agrees_with_diff ? "; the probes agree exactly" : "; the probes DISAGREE with it") +
+      "\n";
   text += "verdict: " + verdict.conclusion() + "\n";
   return text;
 }

@@ -43,7 +43,7 @@ struct CaseVerdict {
   std::int64_t row_stride_findings = 0;    // rows read from elsewhere than row 0 says
   bool values_checked = false;
   bool values_ok = true;
-  std::string values_detail;           // the worst difference against the reference
+  std::string values_detail;              // the worst difference against the reference
   std::vector<std::string> not_verified;  // checks that could not run, and why
 
   // Every element read from where the producer put it, the same dependences as the reference,
