@@ -134,5 +134,60 @@ TEST(SymbolAssignment, ParsesNameEqualsInteger) {
   }
 }
 
+// Launch-geometry functions: min, max, ceil_div, nested and mixed with operators.
+TEST(ExpressionFunctions, Values) {
+  EXPECT_EQ(eval("min(H, HV)"), 16);
+  EXPECT_EQ(eval("max(H, HV)"), 48);
+  EXPECT_EQ(eval("min(-3, 2)"), -3);
+  EXPECT_EQ(eval("ceil_div(HV, 5)"), 10);
+  EXPECT_EQ(eval("ceil_div(48, 16)"), 3);
+  EXPECT_EQ(eval("ceil_div(0, 7)"), 0);
+  EXPECT_EQ(eval("ceil_div(-7, 2)"), -3);
+  EXPECT_EQ(eval("ceil_div(BIG, 3)"), (1LL << 62) / 3 + 1);
+  EXPECT_EQ(eval("2 * ceil_div(H * K, 100) + 1"), 2 * 21 + 1);
+  EXPECT_EQ(eval("max(min(H, 4), ceil_div(K, max(V, 1)))"), 4);
+  EXPECT_EQ(eval("min ( H , 3 )"), 3);
+}
+
+TEST(ExpressionFunctions, NamesStaySymbolsWithoutParentheses) {
+  EXPECT_EQ(eval("min + 1", {{"min", 4}}), 5);
+  const Expression e = Expression::parse("ceil_div(H, W) + max(K, H)", {"t.yaml", 3, 10});
+  EXPECT_EQ(e.symbols(), (std::vector<std::string>{"H", "W", "K"}));
+}
+
+TEST(ExpressionFunctions, ErrorsNameTheColumn) {
+  Diagnostic d = failure("1 + floor(H, 2)");
+  EXPECT_EQ(d.rule, "expression");
+  EXPECT_NE(d.message.find("unknown function 'floor'"), std::string::npos) << d.message;
+  EXPECT_EQ(d.where.column, 10 + 4);
+
+  d = failure("min(H)");
+  EXPECT_EQ(d.rule, "expression");
+  EXPECT_EQ(d.where.column, 10 + 5);  // where the ',' was expected
+
+  d = failure("max(H, K, V)");
+  EXPECT_EQ(d.rule, "expression");
+  EXPECT_EQ(d.where.column, 10 + 8);
+
+  d = failure("min(H, K");
+  EXPECT_EQ(d.rule, "expression");
+
+  d = failure("2 * ceil_div(H, K - 128)");
+  EXPECT_EQ(d.rule, "divisibility");
+  EXPECT_EQ(d.where.column, 10 + 4);
+  EXPECT_NE(d.message.find("zero"), std::string::npos) << d.message;
+
+  d = failure("ceil_div(H, -2)");
+  EXPECT_EQ(d.rule, "divisibility");
+
+  d = failure("max(1, BIG * 4)");
+  EXPECT_EQ(d.rule, "overflow");
+  EXPECT_EQ(d.where.column, 10 + 11);
+
+  d = failure("min(H, nope)");
+  EXPECT_EQ(d.rule, "undefined-symbol");
+  EXPECT_EQ(d.where.column, 10 + 7);
+}
+
 }  // namespace
 }  // namespace layoutcheck
