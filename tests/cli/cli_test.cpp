@@ -287,3 +287,54 @@ TEST(Cli, NumericOptionsSayWhatTheyExpect) {
 }
 
 }  // namespace
+
+namespace layoutcheck {
+namespace {
+
+const std::string kRope = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
+
+TEST(CasesCommand, ListsEveryShippedCase) {
+  const CliResult result = run_cli({"cases"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("gdn: "), std::string::npos);
+  EXPECT_NE(result.output.find("rope: "), std::string::npos);
+  EXPECT_NE(result.output.find("rope_apply_v1"), std::string::npos);
+  const CliResult json = run_cli({"cases", "--json"});
+  EXPECT_EQ(json.exit_code, 0);
+  EXPECT_NE(json.output.find("\"name\": \"rope\""), std::string::npos) << json.output;
+}
+
+TEST(ProbeCase, RopeMisreadIsAFindingAndAgreesWithTheDiff) {
+  const CliResult result =
+      run_cli({"probe", "--case", "rope", "--producer", kRope + "half_split.x.yaml", "--consumer",
+               kRope + "interleaved.x.yaml", "--json"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.output.find("\"agrees_with_diff\": true"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("\"misread\": 496"), std::string::npos);
+  const CliResult clean = run_cli({"probe", "--case", "rope", "--producer",
+                                   kRope + "half_split.x.yaml", "--consumer",
+                                   kRope + "half_split.x.yaml"});
+  EXPECT_EQ(clean.exit_code, 0) << clean.output;
+  EXPECT_NE(clean.output.find("verdict: clean"), std::string::npos);
+}
+
+TEST(ProbeCase, BadCaseDecoderOrBackendIsAnInputError) {
+  const std::vector<std::string> contracts = {"--producer", kRope + "half_split.x.yaml",
+                                              "--consumer", kRope + "half_split.x.yaml"};
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--case", "bogus"},
+        std::vector<std::string>{"--case", "rope", "--decoder", "data-movement"},
+        std::vector<std::string>{"--case", "rope", "--decoder", "gdn"},
+        std::vector<std::string>{"--case", "rope", "--backend", "cpu:mutant:nope"},
+        std::vector<std::string>{"--case", "rope", "--buffer", "out"}}) {
+    std::vector<std::string> args = {"probe"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), contracts.begin(), contracts.end());
+    const CliResult result = run_cli(args);
+    EXPECT_EQ(result.exit_code, 2) << extra[1] << ": " << result.output;
+    EXPECT_NE(result.output.find("error"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace layoutcheck
