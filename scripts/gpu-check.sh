@@ -2,11 +2,12 @@
 # The GPU check, run on a machine with an NVIDIA GPU and CUDA 13 (the H200 of the device tool):
 # configure and build with the CUDA backend, run the GPU tests (every path against the fp64
 # reference, GPU probes, adapters, ported kernels and mutants), compute-sanitizer memcheck,
-# racecheck and synccheck on a reduced set of tests, and the CLI on the shipped ports (the timing
-# report is scripts/gpu-bench.sh). Logs are packed into
+# racecheck and synccheck on a reduced set of tests, `layoutcheck run` on every shipped port and
+# mutant (probes/*/*.yaml), and, when asked (step bench), the GDN timing report. Logs are packed into
 # $OUT/gpu-check-logs.tar.gz; a short table is printed last.
 #   bash scripts/gpu-check.sh
-#   GPU_CHECK_STEPS="build tests" bash scripts/gpu-check.sh   (steps: build tests sanitize cli;
+#   GPU_CHECK_STEPS="build tests" bash scripts/gpu-check.sh   (steps: build tests sanitize cli
+#   bench;
 #   GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,8 +76,11 @@ if wants sanitize; then
 fi
 
 if wants cli; then
-  step run_correct_native 150 "$cli" run probes/gdn/correct_native.yaml
-  step run_upstream_port 150 "$cli" run probes/gdn/upstream_port.yaml
+  # Every shipped port and mutant, each case's: the verdict line of each goes into the table.
+  for manifest in probes/*/*.yaml; do
+    tag=$(basename "$(dirname "$manifest")")_$(basename "$manifest" .yaml)
+    step "run_$tag" 150 "$cli" run "$manifest"
+  done
   if "$cli" probe --help 2>/dev/null | grep -q -- --backend; then
     for shape in "" "--set HV=32"; do
       tag=${shape:+_hv32}
@@ -91,12 +95,25 @@ if wants cli; then
 fi
 
 echo
-for log in gpu_tests codegen_tests memcheck racecheck synccheck run_correct_native run_upstream_port; do
+if wants bench; then
+  # The GDN timing report, overlapped launches (the committed results/bench-h200-overlapped).
+  step bench 420 "$cli" bench --case gdn-decode --batch 1,8,64,256 --layers 48 --steps 1024 \
+    --launch overlapped --out "$logs/bench"
+  cp "$logs/bench/report.json" "$OUT/bench-overlapped.json" 2>/dev/null
+fi
+
+for log in gpu_tests codegen_tests memcheck racecheck synccheck; do
   [[ -f $logs/$log.log ]] || continue
   echo "== $log: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|ERROR SUMMARY|RACECHECK SUMMARY|verdict:' \
     "$logs/$log.log" | tail -4 | tr '\n' ' ')"
   grep -E '^\[  FAILED  \]' "$logs/$log.log" | head -20
 done
+for log in "$logs"/run_*.log; do
+  [[ -f $log ]] || continue
+  printf '%-40s %s\n' "$(basename "$log" .log)" "$(grep -E '^verdict:' "$log" | tail -1)"
+done
+[[ -f $logs/bench/report.md ]] && grep -E '^\| (native|adapter\+upstream|baseline) \||^### batch' \
+  "$logs/bench/report.md"
 [[ -f $logs/ptxas-native.txt ]] && { echo "== ptxas (native, fast path):"; cat "$logs/ptxas-native.txt"; }
 echo
 cat "$summary"
