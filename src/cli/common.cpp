@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -119,6 +120,11 @@ int finish_standard_output(int exit_code) {
   std::cerr << "layoutcheck: cannot write to standard output: "
             << std::strerror(error != 0 ? error : EIO) << "\n";
   return kInputError;
+}
+
+std::filesystem::path contracts_folder() {
+  if (const char* folder = std::getenv("LAYOUTCHECK_CONTRACTS"); folder && *folder) return folder;
+  return LAYOUTCHECK_SOURCE_CONTRACTS;
 }
 
 }  // namespace layoutcheck::cli

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,9 @@ LoadOptions load_options_from(const std::vector<std::string>& assignments,
 
 // Writes `contents` to the file at `path`; InputError (rule "output") saying why when it cannot:
 // "cannot write out/x.svg: No such file or directory".
+// Where the contracts a case names by default live: $LAYOUTCHECK_CONTRACTS, else the source tree's.
+std::filesystem::path contracts_folder();
+
 void write_output_file(const std::string& path, std::string_view contents);
 
 // Flushes standard output. @post exit_code when everything written to it arrived; else, with

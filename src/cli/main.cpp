@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "cases/builtin_cases.h"
 #include "commands.h"
 #include "common.h"
-#include "cases/builtin_cases.h"
+#if defined(LAYOUTCHECK_HAVE_GPU)
+#include "cases/builtin_gpu_cases.h"
+#endif
 #include "layoutcheck/contract/diagnostic.h"
 
 namespace {
@@ -16,6 +19,9 @@ namespace {
 int parse_and_run(int argc, char** argv) {
   using namespace layoutcheck::cli;
   layoutcheck::register_builtin_cases();
+#if defined(LAYOUTCHECK_HAVE_GPU)
+  layoutcheck::register_builtin_gpu_cases();
+#endif
   CLI::App app{"layoutcheck: what every element of a buffer means, and what a kernel really reads"};
   app.set_version_flag("--version", std::string("layoutcheck ") + LAYOUTCHECK_VERSION);
   app.require_subcommand(1);
@@ -23,7 +29,7 @@ int parse_and_run(int argc, char** argv) {
   std::vector<Command> commands = {
       setup_lint_command(app),   setup_diff_command(app),    setup_explain_command(app),
       setup_render_command(app), setup_probe_command(app),   setup_run_command(app),
-      setup_bench_command(app),  setup_codegen_command(app),   setup_cases_command(app),
+      setup_bench_command(app),  setup_codegen_command(app), setup_cases_command(app),
   };
 
   // CLI11 answers an unknown subcommand only with "A subcommand is required"; name it instead.

@@ -23,6 +23,7 @@
 #include "cases/gdn/standard_layouts.h"
 #include "commands.h"
 #include "common.h"
+#include "layoutcheck/cases/case_layouts.h"
 #include "layoutcheck/cases/registry.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/probe/case_probe.h"
@@ -135,34 +136,6 @@ GdnLayouts consumer_layouts(const ProbeCommandOptions& options, const LoadOption
   return layouts;
 }
 
-// Where the contracts a case names by default live: $LAYOUTCHECK_CONTRACTS, else the source tree's.
-std::filesystem::path contracts_folder() {
-  if (const char* folder = std::getenv("LAYOUTCHECK_CONTRACTS"); folder && *folder) return folder;
-  return LAYOUTCHECK_SOURCE_CONTRACTS;
-}
-
-// The layouts of every buffer with a contract: the case's defaults, then the given files (each
-// replaces the default of its own buffer).
-CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
-                         const std::vector<std::string>& files) {
-  LoadOptions defaults = load;
-  defaults.ignore_unknown_overrides = true;  // --set H=3 concerns the files that declare H
-  CaseLayouts layouts;
-  for (const BufferSpec& spec : subject.buffers())
-    if (!spec.contract.empty())
-      layouts[spec.name] = load_contract((contracts_folder() / spec.contract).string(), defaults);
-  for (const std::string& file : files) {
-    Contract contract = load_contract(file, defaults);
-    if (!subject.buffer(contract.buffer))
-      throw InputError(
-          Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
-                     "case '" + subject.name() + "' has no buffer '" + contract.buffer + "'",
-                     "layoutcheck cases lists its buffers"});
-    layouts[contract.buffer] = std::move(contract);
-  }
-  return layouts;
-}
-
 int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
                    const std::string& decoder) {
   if (options.producer.empty() || options.consumer.empty())
@@ -181,10 +154,10 @@ int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
                                     request.buffer + "' (they describe '" + producer.buffer +
                                     "' and '" + consumer.buffer + "')",
                                 "give two contracts of the probed buffer"});
-  request.model = case_layouts(subject, load, {options.producer});
+  request.model = case_layouts(subject, load, {options.producer}, contracts_folder());
   std::vector<std::string> claimed_files = options.with;
   claimed_files.push_back(options.consumer);
-  request.claimed = case_layouts(subject, load, claimed_files);
+  request.claimed = case_layouts(subject, load, claimed_files, contracts_folder());
   request.rows = options.rows;
   request.seed = options.seed;
   request.max_probes = options.max_probes;

@@ -1,0 +1,28 @@
+#include "layoutcheck/cases/case_layouts.h"
+
+#include <utility>
+
+namespace layoutcheck {
+
+CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
+                         const std::vector<std::string>& files,
+                         const std::filesystem::path& contracts_folder) {
+  LoadOptions defaults = load;
+  defaults.ignore_unknown_overrides = true;  // --set H=3 concerns the files that declare H
+  CaseLayouts layouts;
+  for (const BufferSpec& spec : subject.buffers())
+    if (!spec.contract.empty())
+      layouts[spec.name] = load_contract((contracts_folder / spec.contract).string(), defaults);
+  for (const std::string& file : files) {
+    Contract contract = load_contract(file, defaults);
+    if (!subject.buffer(contract.buffer))
+      throw InputError(
+          Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
+                     "case '" + subject.name() + "' has no buffer '" + contract.buffer + "'",
+                     "layoutcheck cases lists its buffers"});
+    layouts[contract.buffer] = std::move(contract);
+  }
+  return layouts;
+}
+
+}  // namespace layoutcheck

@@ -1,0 +1,58 @@
+#include "layoutcheck/gpu/port_runner.h"
+
+#include <filesystem>
+#include <optional>
+#include <utility>
+
+#include "layoutcheck/cases/registry.h"
+#include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/gpu/device.h"
+
+namespace layoutcheck::gpu {
+
+RtcSource port_source(const PortManifest& manifest) {
+  std::optional<std::string> text = read_text_file(manifest.source);
+  if (!text)
+    throw InputError(Diagnostic{SourceLocation{manifest.file}, Severity::error, "io",
+                                "cannot read the kernel source '" + manifest.source + "'",
+                                "kernel.source is relative to the manifest"});
+  RtcSource source;
+  source.name = std::filesystem::path(manifest.source).filename().string();
+  source.text = std::move(*text);
+  source.entries = {manifest.entry};
+  source.include_dirs = {std::filesystem::path(manifest.source).parent_path().string()};
+  source.extra_options = manifest.compile_options;
+  return source;
+}
+
+PortRunner::PortRunner(const PortManifest& manifest)
+    : manifest_(manifest),
+      subject_(CaseRegistry::instance().get(manifest.case_name)),
+      binding_(AbiBindingRegistry::instance().get(manifest.abi)),
+      module_(RtcModule::compile(port_source(manifest))) {}
+
+void PortRunner::run(BufferSet& buffers) {
+  const SymbolTable symbols =
+      launch_symbols(manifest_.claimed, buffers.at(subject_->default_probe_buffer()).rows,
+                     current_device().wave_size);
+  const LaunchGeometry launch = launch_geometry(manifest_, symbols);
+  device_.upload(buffers);
+  // Written buffers start as all-ones bytes (NaN in bf16 and fp32): an element the kernel does
+  // not write shows as a wrong value instead of a lucky zero.
+  const std::vector<BufferSpec> specs = subject_->buffers();
+  for (const BufferSpec& spec : specs)
+    if (spec.role == BufferRole::output) device_.fill_bytes(spec.name, 0xFF);
+  std::vector<std::uint8_t> argument = binding_.pack(device_, buffers, symbols);
+  void* params[] = {argument.data()};
+  const auto dim = [](const std::array<std::int64_t, 3>& d) {
+    return dim3(static_cast<unsigned>(d[0]), static_cast<unsigned>(d[1]),
+                static_cast<unsigned>(d[2]));
+  };
+  module_.launch(manifest_.entry, dim(launch.grid), dim(launch.block),
+                 static_cast<unsigned>(launch.shared_bytes), stream_.get(), params);
+  stream_.synchronize();
+  for (const BufferSpec& spec : specs)
+    if (spec.writes()) device_.download(buffers, spec.name);
+}
+
+}  // namespace layoutcheck::gpu

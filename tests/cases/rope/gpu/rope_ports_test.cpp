@@ -1,0 +1,111 @@
+// The RoPE ports of probes/rope, compiled at run time and probed on the GPU through their
+// version-2 manifests (`layoutcheck run`): the half-split port is clean, the GPT-J-style
+// (interleaved) port misreads exactly what the static diff says, and the port that ignores x's row
+// stride is caught as soon as the model's rows are padded. Without a GPU: each port still compiles
+// (NVRTC and hipRTC need none), the GPU tests skip.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cases/builtin_cases.h"
+#include "cases/builtin_gpu_cases.h"
+#include "gpu/gpu_test_support.h"
+#include "layoutcheck/cases/port_manifest.h"
+#include "layoutcheck/cases/registry.h"
+#include "layoutcheck/gpu/port_runner.h"
+#include "layoutcheck/probe/case_probe.h"
+
+namespace layoutcheck::gpu {
+namespace {
+
+namespace fs = std::filesystem;
+using layoutcheck::testing::compile_arch;
+
+const std::string kProbes = std::string(LAYOUTCHECK_TEST_DATA) + "/../probes/rope/";
+
+PortManifest manifest(const std::string& path) {
+  register_builtin_cases();
+  register_builtin_gpu_cases();
+  PortManifestOptions options;
+  options.contracts_folder = LAYOUTCHECK_CONTRACTS_DIR;
+  return load_port_manifest(path, options);
+}
+
+CaseVerdict probe_port(const PortManifest& port) {
+  const auto subject = CaseRegistry::instance().get(port.case_name);
+  PortRunner runner(port);
+  CaseProbeRequest request;
+  request.buffer = subject->default_probe_buffer();
+  request.model = port.model_layouts;
+  request.claimed = port.claimed;
+  request.rows = 2;
+  return probe_case(*subject, runner, subject->decoders().front(), request);
+}
+
+TEST(RopePorts, EveryPortCompilesWithoutAGpu) {
+  for (const char* name : {"half_split_port", "interleaved_port", "rows_packed_port"}) {
+    SCOPED_TRACE(name);
+    const PortManifest port = manifest(kProbes + name + ".yaml");
+    const RtcCode code = rtc_compile(port_source(port), compile_arch());
+    EXPECT_FALSE(code.code.empty());
+    EXPECT_EQ(code.lowered_names.count("rope_port"), 1u);
+  }
+}
+
+TEST(RopePorts, HalfSplitPortIsClean) {
+  LC_REQUIRE_GPU();
+  const CaseVerdict verdict = probe_port(manifest(kProbes + "half_split_port.yaml"));
+  EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
+  EXPECT_EQ(verdict.reads.misread, 0);
+}
+
+TEST(RopePorts, InterleavedPortMisreadsExactlyTheStaticDiff) {
+  LC_REQUIRE_GPU();
+  const CaseVerdict verdict = probe_port(manifest(kProbes + "interleaved_port.yaml"));
+  EXPECT_FALSE(verdict.clean());
+  EXPECT_TRUE(verdict.agrees_with_diff) << case_verdict_text(verdict);
+  EXPECT_EQ(verdict.reads.misread, 496);  // H = 8, D = 64: 512 elements, 16 read where they belong
+  EXPECT_EQ(verdict.reads.misread, verdict.static_diff.misread);
+}
+
+// The model's x rows padded (stride H*D + 8): the port that assumes packed rows reads row 1 from
+// the wrong place; the correct port, given the same model, stays clean.
+TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
+  LC_REQUIRE_GPU();
+  const fs::path folder =
+      fs::temp_directory_path() / ("lc_rope_ports_" + std::to_string(::getpid()));
+  fs::create_directories(folder);
+  std::stringstream contract;
+  contract
+      << std::ifstream(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/half_split.x.yaml").rdbuf();
+  std::string text = contract.str();
+  const std::string rows = "  - name: token\n";
+  ASSERT_NE(text.find(rows), std::string::npos);
+  text.replace(text.find(rows), rows.size(), rows + "    stride: H*D + 8\n");
+  std::ofstream(folder / "padded.x.yaml") << text;
+  const auto write_manifest = [&](const std::string& port) {
+    const std::string contracts = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
+    std::ofstream(folder / (port + ".yaml"))
+        << "layoutcheck_run: 2\ncase: rope\nkernel:\n  source: " << kProbes << port
+        << ".hip\n  entry: rope_port\n  abi: rope_apply_v1\n  launch:\n    grid:\n"
+        << "      - ceil_div(H * P, min(wave_size, P) * 4)\n      - batch\n"
+        << "    block:\n      - min(wave_size, P)\n      - 4\n"
+        << "consumes: {x: " << contracts << "half_split.x.yaml, out: " << contracts
+        << "half_split.out.yaml}\nmodel: {x: " << (folder / "padded.x.yaml").string()
+        << ", out: " << contracts << "half_split.out.yaml}\n";
+    return (folder / (port + ".yaml")).string();
+  };
+  const CaseVerdict packed = probe_port(manifest(write_manifest("rows_packed_port")));
+  const CaseVerdict correct = probe_port(manifest(write_manifest("half_split_port")));
+  fs::remove_all(folder);
+  EXPECT_FALSE(packed.clean()) << case_verdict_text(packed);
+  EXPECT_GT(packed.row_stride_findings, 0) << case_verdict_text(packed);
+  EXPECT_TRUE(correct.clean()) << case_verdict_text(correct);
+}
+
+}  // namespace
+}  // namespace layoutcheck::gpu
