@@ -78,11 +78,13 @@ std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) 
     text += std::string("  values against the reference: ") +
             (verdict.values_ok ? "agree" : "DIFFER") +
             (verdict.values_detail.empty() ? "" : " (" + verdict.values_detail + ")") + "\n";
+  std::string static_text = verdict.static_diff.misread > 0
+                                ? std::to_string(verdict.static_diff.misread) + " elements misread"
+                                : std::string("no misread");
+  for (const std::string& mismatch : verdict.static_diff.row_mismatches)
+    static_text += "; " + mismatch;
   text +=
-      std::string("  static diff of the contracts: ") +
-      (verdict.static_diff.has_findings()
-           ? std::to_string(verdict.static_diff.misread) + " elements misread"
-           : "no misread") +
+      "  static diff of the contracts: " + static_text +
       (verdict.agrees_with_diff ? "; the probes agree exactly" : "; the probes DISAGREE with it") +
       "\n";
   text += "verdict: " + verdict.conclusion() + "\n";

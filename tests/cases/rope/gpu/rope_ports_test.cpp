@@ -72,38 +72,30 @@ TEST(RopePorts, InterleavedPortMisreadsExactlyTheStaticDiff) {
   EXPECT_EQ(verdict.reads.misread, verdict.static_diff.misread);
 }
 
-// The model's x rows padded (stride H*D + 8): the port that assumes packed rows reads row 1 from
-// the wrong place; the correct port, given the same model, stays clean.
+// The model's x rows padded (contracts/rope/half_split_padded.x.yaml, stride H*D + 8): the port
+// that assumes packed rows reads row 1 from the wrong place; the correct port, claiming and given
+// the same padded rows, stays clean.
 TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
   LC_REQUIRE_GPU();
+  const CaseVerdict packed = probe_port(manifest(kProbes + std::string("rows_packed_port.yaml")));
+  EXPECT_FALSE(packed.clean()) << case_verdict_text(packed);
+  EXPECT_GT(packed.row_stride_findings, 0) << case_verdict_text(packed);
+
   const fs::path folder =
       fs::temp_directory_path() / ("lc_rope_ports_" + std::to_string(::getpid()));
   fs::create_directories(folder);
-  std::stringstream contract;
-  contract
-      << std::ifstream(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/half_split.x.yaml").rdbuf();
-  std::string text = contract.str();
-  const std::string rows = "  - name: token\n";
-  ASSERT_NE(text.find(rows), std::string::npos);
-  text.replace(text.find(rows), rows.size(), rows + "    stride: H*D + 8\n");
-  std::ofstream(folder / "padded.x.yaml") << text;
-  const auto write_manifest = [&](const std::string& port) {
-    const std::string contracts = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
-    std::ofstream(folder / (port + ".yaml"))
-        << "layoutcheck_run: 2\ncase: rope\nkernel:\n  source: " << kProbes << port
-        << ".hip\n  entry: rope_port\n  abi: rope_apply_v1\n  launch:\n    grid:\n"
-        << "      - ceil_div(H * P, min(wave_size, P) * 4)\n      - batch\n"
-        << "    block:\n      - min(wave_size, P)\n      - 4\n"
-        << "consumes: {x: " << contracts << "half_split.x.yaml, out: " << contracts
-        << "half_split.out.yaml}\nmodel: {x: " << (folder / "padded.x.yaml").string()
-        << ", out: " << contracts << "half_split.out.yaml}\n";
-    return (folder / (port + ".yaml")).string();
-  };
-  const CaseVerdict packed = probe_port(manifest(write_manifest("rows_packed_port")));
-  const CaseVerdict correct = probe_port(manifest(write_manifest("half_split_port")));
+  const std::string contracts = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
+  const std::string padded = contracts + "half_split_padded.x.yaml";
+  const std::string out = contracts + "half_split.out.yaml";
+  std::ofstream(folder / "correct.yaml")
+      << "layoutcheck_run: 2\ncase: rope\nkernel:\n  source: " << kProbes
+      << "half_split_port.hip\n  entry: rope_port\n  abi: rope_apply_v1\n  launch:\n    grid:\n"
+      << "      - ceil_div(H * P, min(wave_size, P) * 4)\n      - batch\n"
+      << "    block:\n      - min(wave_size, P)\n      - 4\n"
+      << "consumes: {x: " << padded << ", out: " << out << "}\nmodel: {x: " << padded
+      << ", out: " << out << "}\n";
+  const CaseVerdict correct = probe_port(manifest((folder / "correct.yaml").string()));
   fs::remove_all(folder);
-  EXPECT_FALSE(packed.clean()) << case_verdict_text(packed);
-  EXPECT_GT(packed.row_stride_findings, 0) << case_verdict_text(packed);
   EXPECT_TRUE(correct.clean()) << case_verdict_text(correct);
 }
 
