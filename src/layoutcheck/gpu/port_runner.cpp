@@ -1,28 +1,15 @@
 #include "layoutcheck/gpu/port_runner.h"
 
-#include <filesystem>
 #include <optional>
 #include <utility>
 
 #include "layoutcheck/cases/registry.h"
-#include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/gpu/device.h"
 
 namespace layoutcheck::gpu {
 
 RtcSource port_source(const PortManifest& manifest) {
-  std::optional<std::string> text = read_text_file(manifest.source);
-  if (!text)
-    throw InputError(Diagnostic{SourceLocation{manifest.file}, Severity::error, "io",
-                                "cannot read the kernel source '" + manifest.source + "'",
-                                "kernel.source is relative to the manifest"});
-  RtcSource source;
-  source.name = std::filesystem::path(manifest.source).filename().string();
-  source.text = std::move(*text);
-  source.entries = {manifest.entry};
-  source.include_dirs = {std::filesystem::path(manifest.source).parent_path().string()};
-  source.extra_options = manifest.compile_options;
-  return source;
+  return rtc_source_file(manifest.file, manifest.source, manifest.entry, manifest.compile_options);
 }
 
 PortRunner::PortRunner(const PortManifest& manifest)

@@ -1,8 +1,12 @@
 #include "layoutcheck/gpu/rtc.h"
 
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <utility>
 
+#include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/rtc_headers.h"
 
@@ -126,6 +130,22 @@ void RtcModule::launch(const std::string& entry, dim3 grid, dim3 block, unsigned
   check_result(hipModuleLaunchKernel(kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                      shared_bytes, stream, params, nullptr),
                what.c_str(), __FILE__, __LINE__);
+}
+
+RtcSource rtc_source_file(const std::string& manifest, const std::string& path,
+                          const std::string& entry, std::vector<std::string> options) {
+  std::optional<std::string> text = read_text_file(path);
+  if (!text)
+    throw InputError(Diagnostic{SourceLocation{manifest}, Severity::error, "io",
+                                "cannot read the kernel source '" + path + "'",
+                                "kernel.source is relative to the manifest"});
+  RtcSource source;
+  source.name = std::filesystem::path(path).filename().string();
+  source.text = std::move(*text);
+  source.entries = {entry};
+  source.include_dirs = {std::filesystem::path(path).parent_path().string()};
+  source.extra_options = std::move(options);
+  return source;
 }
 
 }  // namespace layoutcheck::gpu

@@ -37,6 +37,11 @@ struct RtcCode {
   std::map<std::string, std::string> lowered_names;  // entry -> symbol in the code object
 };
 
+// A manifest's kernel source as runtime compilation takes it: its folder on the include path.
+// @post throws InputError naming the manifest when the source cannot be read.
+RtcSource rtc_source_file(const std::string& manifest, const std::string& path,
+                          const std::string& entry, std::vector<std::string> options);
+
 // @post throws RtcError carrying the compiler's full log when the source does not compile.
 RtcCode rtc_compile(const RtcSource& source, const std::string& arch);
 
