@@ -3,7 +3,7 @@
 # (reruns stay fast and work offline). Used by the two README commands:
 #   scripts/install-deps.sh test   everything scripts/test.sh builds: tests, sanitizers, libFuzzer,
 #                                  benchmarks, the HIP backend (Debian's hipcc)
-#   scripts/install-deps.sh run    what scripts/run-gdn-case.sh needs to build the CLI
+#   scripts/install-deps.sh run    what scripts/run-cases.sh needs to build the CLI
 # Needs root (or password-less sudo) only when something is missing. CUDA is never installed here:
 # the CUDA backend is built where nvcc already exists.
 set -euo pipefail

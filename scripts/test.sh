@@ -11,9 +11,11 @@
 #   fuzz      libFuzzer on the contract parser for LAYOUTCHECK_FUZZ_SECONDS (30), seeded with the
 #             shipped contracts and tests/bad_contracts: no crash, no leak, no hang
 #   hip       the HIP backend for gfx906 and gfx90a with Debian's hipcc: compile and link; with no
-#             AMD GPU here the GPU tests must report SKIPPED (a failure is a failure)
+#             AMD GPU here the GPU tests must report SKIPPED (a failure is a failure); every
+#             shipped port compiled through hipRTC (run --compile-only)
 #   cuda      the CUDA backend for sm_90 when nvcc exists: compile and link; GPU tests run (and must
-#             pass) when an NVIDIA GPU is present, else they must skip
+#             pass) when an NVIDIA GPU is present, else they must skip; every shipped port compiled
+#             through NVRTC
 #
 # Every stage runs even after an earlier one failed; the summary at the end lists each stage and
 # the exit code is non-zero when any failed. Local iteration: LAYOUTCHECK_SKIP_<STAGE>=1 skips a
@@ -95,6 +97,22 @@ expect_gpu_tests_skip() {
     return 1
   fi
   note "gpu_tests: $skipped skipped (no GPU), 0 failed"
+}
+
+# Compiles every shipped port and mutant (probes/*/*.yaml) through the runtime compiler of a build
+# (hipRTC or NVRTC), which needs no GPU: each must compile, its log is kept.
+compile_every_port() {
+  local cli="$1/src/cli/layoutcheck" manifest count=0
+  local out="$log_dir/$current_stage.compile-only"
+  : >"$out"
+  for manifest in "$repo_root"/probes/*/*.yaml; do
+    echo "== ${manifest#"$repo_root"/}" >>"$out"
+    "$cli" run --compile-only "$manifest" >>"$out" 2>&1 ||
+      { cat "$out"; echo "error: ${manifest#"$repo_root"/} does not compile" >&2; return 1; }
+    count=$((count + 1))
+  done
+  [[ "$count" -gt 0 ]] || { echo "error: no ports under probes/" >&2; return 1; }
+  note "run --compile-only: $count ports compiled"
 }
 
 gpu_present_nvidia() { command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
@@ -195,6 +213,7 @@ stage_hip() {
   # the same sources the cpu stage already built and ran.
   build "$dir" --target layoutcheck_cli gpu_tests
   expect_gpu_tests_skip "$dir"
+  compile_every_port "$dir"
 }
 
 stage_cuda() {
@@ -214,6 +233,7 @@ stage_cuda() {
     build "$dir" --target layoutcheck_cli gpu_tests
     expect_gpu_tests_skip "$dir"
   fi
+  compile_every_port "$dir"
 }
 
 # ---- driver ----

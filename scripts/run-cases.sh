@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# THE main job (README, first command): the Qwen3-Next vs Qwen3.5 GDN case, end to end.
+# THE main job (README, first command): the shipped cases end to end: GDN (Qwen3-Next vs Qwen3.5)
+# and RoPE (interleaved vs half-split pairs).
 # On a fresh Debian 12 machine, as root, it installs what it needs, builds the layoutcheck CLI and
 # runs, writing every output to out/:
 #   lint     the GDN contracts (contracts/gdn/*.yaml)
@@ -10,8 +11,10 @@
 #            is there)
 #   probe    one-hot probes of the CPU model of a Qwen3-Next kernel fed Qwen3.5 buffers, and of a
 #            native kernel fed the same buffers
-#   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu) and the
-#            adapter-versus-native timing report (layoutcheck bench, out/bench/)
+#   rope     lint, diff and the dependence probe of a GPT-J-style kernel fed half-split buffers
+#   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu), the
+#            RoPE ports (layoutcheck run probes/rope/*.yaml) and the adapter-versus-native timing
+#            report (layoutcheck bench, out/bench/)
 # A misread is the expected finding here: the steps on the mismatched pair must exit 1, the
 # controls 0; the script fails only when an exit code differs from the expected one.
 #
@@ -100,7 +103,7 @@ step() {
     verdict="UNEXPECTED (wanted $expected)"
     unexpected=1
   fi
-  results+=("$(printf '%-52s exit %d  %s' "$name" "$rc" "$verdict")")
+  results+=("$(printf '%-64s exit %d  %s' "$name" "$rc" "$verdict")")
 }
 
 qkvz_flat=contracts/gdn/qwen3_5.qkvz.yaml
@@ -137,6 +140,18 @@ step "probe (CPU model): Qwen3-Next kernel, Qwen3.5 ba" 1 probe-cpu-ba.txt \
 step "probe (CPU model): native kernel, Qwen3.5 qkvz" 0 probe-cpu-native.txt \
   layoutcheck probe --producer "$qkvz_flat" --consumer "$qkvz_flat"
 
+rope_half=contracts/rope/half_split.x.yaml
+rope_interleaved=contracts/rope/interleaved.x.yaml
+step "list the cases" 0 cases.txt layoutcheck cases
+step "lint the RoPE contracts" 0 rope-lint.txt layoutcheck lint contracts/rope/*.yaml
+step "diff x: half-split buffer, interleaved (GPT-J) kernel" 1 rope-diff.txt \
+  layoutcheck diff "$rope_half" "$rope_interleaved"
+step "probe (CPU model, dependence): interleaved kernel, half-split x" 1 rope-probe-cpu.txt \
+  layoutcheck probe --case rope --producer "$rope_half" --consumer "$rope_interleaved" \
+  --with contracts/rope/interleaved.out.yaml
+step "probe (CPU model, dependence): half-split kernel, half-split x" 0 rope-probe-cpu-native.txt \
+  layoutcheck probe --case rope --producer "$rope_half" --consumer "$rope_half"
+
 gpu_ran=0
 if [[ -z "$gpu_reason" ]]; then
   gpu_ran=1
@@ -144,6 +159,10 @@ if [[ -z "$gpu_reason" ]]; then
     layoutcheck probe --backend gpu --producer "$qkvz_flat" --consumer "$qkvz_interleaved"
   step "probe (GPU): native kernel fed Qwen3.5 qkvz" 0 probe-gpu-native.txt \
     layoutcheck probe --backend gpu --producer "$qkvz_flat" --consumer "$qkvz_flat"
+  step "run (GPU): correct half-split RoPE port" 0 rope-run-half-split.txt \
+    layoutcheck run probes/rope/half_split_port.yaml
+  step "run (GPU): interleaved RoPE port in a half-split model" 1 rope-run-interleaved.txt \
+    layoutcheck run probes/rope/interleaved_port.yaml
   # upstream-direct is in the report as a negative control that must come out INVALID; bench exits
   # 1 only when a real path is INVALID (or the control is not), so a sound run exits 0.
   step "bench: adapter vs native timing report" 0 bench.txt \
@@ -152,7 +171,7 @@ fi
 
 # ---- summary ----
 
-printf '\n========== GDN case summary (GPU backend: %s) ==========\n' "$backend"
+printf '\n========== cases summary (GPU backend: %s) ==========\n' "$backend"
 printf '%s\n' "${results[@]}"
 if [[ "$gpu_ran" -eq 0 ]]; then
   echo "GPU parts SKIPPED: $gpu_reason. The CPU-model probes above stand in for the kernels;"
