@@ -160,7 +160,10 @@ TEST(BenchCommand, UsageErrorsExitTwo) {
   EXPECT_THAT(run.output, HasSubstr("--batch 0 is not a positive batch size"));
   run = run_cli("bench --case pangu" + out);
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("unknown case 'pangu' (known: gdn-decode)"));
+  EXPECT_THAT(run.output, HasSubstr("unknown case 'pangu'"));
+  run = run_cli("bench --case rope" + out);  // registered, but no bench paths: said, exit 2
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("case 'rope' has no bench paths"));
   run = run_cli("bench --layers 0" + out);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("--layers must be 1 or more"));
