@@ -71,6 +71,32 @@ TEST_P(DependenceOnRope, InterleavedKernelMisreadsExactlyWhatTheDiffSays) {
   EXPECT_EQ(verdict.row_stride_findings, 0);
   EXPECT_FALSE(verdict.clean());
   EXPECT_NE(verdict.conclusion().find("layout misread"), std::string::npos) << verdict.conclusion();
+  // It writes its output interleaved too, where the model reads half-split: said as such.
+  EXPECT_EQ(verdict.outputs_misplaced, verdict.static_diff.misread);
+  EXPECT_NE(
+      case_verdict_text(verdict).find("output-layout: 'out' is written as rope.interleaved.out"),
+      std::string::npos)
+      << case_verdict_text(verdict);
+}
+
+// The output's own layout alone: a kernel that reads x right but writes out interleaved.
+TEST_P(DependenceOnRope, OutputWrittenInAnotherLayoutIsNamed) {
+  const RopeShape shape = GetParam();
+  const LoadOptions load = sized({{"H", shape.heads}, {"D", shape.head_dim}});
+  CaseProbeRequest request{"x", rope_layouts("half_split", "half_split", load),
+                           rope_layouts("half_split", "interleaved", load)};
+  request.rows = shape.rows;
+  const auto kernel = rope()->reference(request.claimed);
+  const CaseVerdict verdict = probe_case(*rope(), *kernel, kDependenceDecoder, request);
+  EXPECT_EQ(verdict.reads.misread, 0);  // x is read right
+  EXPECT_TRUE(verdict.agrees_with_diff);
+  if (shape.head_dim > 2) {
+    EXPECT_GT(verdict.outputs_misplaced, 0);
+    EXPECT_FALSE(verdict.clean());
+    EXPECT_NE(verdict.conclusion().find("output written in another layout"), std::string::npos);
+  } else {
+    EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);  // one pair: the layouts agree
+  }
 }
 
 // A kernel built for the model's layout is clean, values included.

@@ -212,6 +212,29 @@ void finish_read_map(CaseVerdict& verdict, const Setup& setup, const ReadMap& re
       verdict.static_diff.row_mismatches.empty() == (verdict.row_stride_findings == 0);
 }
 
+// The output side: a kernel whose claimed layout of a buffer it writes differs from the model's
+// writes elements where the model reads others. The dependence probes read the kernel's
+// responses through its claim, so where they resolve, the claim is what the kernel does.
+void check_output_layouts(const Case& subject, const CaseProbeRequest& request,
+                          CaseVerdict& verdict) {
+  for (const BufferSpec& spec : subject.buffers()) {
+    if (spec.role != BufferRole::output) continue;
+    const auto model = request.model.find(spec.name);
+    const auto claimed = request.claimed.find(spec.name);
+    if (model == request.model.end() || claimed == request.claimed.end()) continue;
+    const MisreadReport placed =
+        compare_reads(model->second, claimed->second, ReadMap::from_contract(claimed->second));
+    if (!placed.has_findings()) continue;
+    verdict.outputs_misplaced += std::max<std::int64_t>(placed.misread, 1);
+    std::string message =
+        "'" + spec.name + "' is written as " + claimed->second.name + ", the model reads it as " +
+        model->second.name + ": " + std::to_string(placed.misread) + " of " +
+        std::to_string(placed.elements) + " elements land where the model reads another";
+    for (const std::string& mismatch : placed.row_mismatches) message += "; " + mismatch;
+    verdict.add("output-layout", spec.name, message);
+  }
+}
+
 // ---- dependence ----
 
 CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
@@ -340,6 +363,7 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
   const std::int64_t unprobed_row0 = std::count(row0_probed.begin(), row0_probed.end(), false);
   finish_read_map(verdict, setup, reads);
   if (unprobed_row0 > 0 && verdict.probed < verdict.offsets) verdict.agrees_with_diff = false;
+  check_output_layouts(subject, request, verdict);
   verdict.runs = kernel.runs();
   return verdict;
 }
@@ -479,6 +503,7 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
       if (read == ReadMap::kNotRead) read = got % setup.stride;
     }
   finish_read_map(verdict, setup, reads);
+  check_output_layouts(subject, request, verdict);
   verdict.runs = kernel.runs();
   return verdict;
 }

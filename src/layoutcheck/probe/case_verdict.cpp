@@ -24,8 +24,8 @@ void CaseVerdict::add(std::string kind, std::string buffer_name, std::string mes
 
 bool CaseVerdict::clean() const {
   return reads.misread == 0 && reads.unresolved == 0 && unresolved == 0 &&
-         dependence_mismatches == 0 && row_stride_findings == 0 && agrees_with_diff &&
-         (!values_checked || values_ok) && not_verified.empty() &&
+         dependence_mismatches == 0 && row_stride_findings == 0 && outputs_misplaced == 0 &&
+         agrees_with_diff && (!values_checked || values_ok) && not_verified.empty() &&
          std::none_of(findings.begin(), findings.end(),
                       [](const ProbeFinding& f) { return f.kind == "not-a-copy"; });
 }
@@ -41,6 +41,9 @@ std::string CaseVerdict::conclusion() const {
     parts.push_back(std::to_string(dependence_mismatches) +
                     " probes change other outputs than the reference's");
   if (row_stride_findings > 0) parts.push_back("rows read from the wrong place");
+  if (outputs_misplaced > 0)
+    parts.push_back("output written in another layout: " + std::to_string(outputs_misplaced) +
+                    " elements where the model reads others");
   if (!agrees_with_diff) parts.push_back("disagrees with the static diff");
   if (values_checked && !values_ok) parts.push_back("values differ from the reference");
   if (!not_verified.empty()) parts.push_back("not everything verified");
@@ -105,7 +108,8 @@ Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
       .set("static_misread", verdict.static_diff.misread)
       .set("unresolved_probes", verdict.unresolved)
       .set("dependence_mismatches", verdict.dependence_mismatches)
-      .set("row_stride_findings", verdict.row_stride_findings);
+      .set("row_stride_findings", verdict.row_stride_findings)
+      .set("outputs_misplaced", verdict.outputs_misplaced);
   Json findings = Json::array();
   for (const ProbeFinding& finding : verdict.findings)
     findings.push(Json::object()

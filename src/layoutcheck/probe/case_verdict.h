@@ -41,6 +41,9 @@ struct CaseVerdict {
   std::int64_t dependence_mismatches = 0;  // probes whose response the reference does not have
   std::int64_t unresolved = 0;             // probes whose response named no or several elements
   std::int64_t row_stride_findings = 0;    // rows read from elsewhere than row 0 says
+  // Output elements the kernel writes where the model reads another (its claimed output layout,
+  // which the probes' responses confirm, against the model's).
+  std::int64_t outputs_misplaced = 0;
   bool values_checked = false;
   bool values_ok = true;
   std::string values_detail;              // the worst difference against the reference
