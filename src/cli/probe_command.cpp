@@ -147,8 +147,9 @@ int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
   const Contract producer = load_contract(options.producer, load);
   const Contract consumer = load_contract(options.consumer, load);
   CaseProbeRequest request;
-  request.buffer = options.buffer.value_or(producer.buffer);
-  if (producer.buffer != request.buffer || consumer.buffer != request.buffer)
+  request.buffer = options.buffer.value_or(subject.buffer_described_by(producer));
+  if (subject.buffer_described_by(producer) != request.buffer ||
+      subject.buffer_described_by(consumer) != request.buffer)
     throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
                                 "--producer and --consumer must describe buffer '" +
                                     request.buffer + "' (they describe '" + producer.buffer +

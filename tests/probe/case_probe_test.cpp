@@ -258,3 +258,31 @@ TEST(CaseProbeRefuses, WhatItCannotDecode) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// A kernel claiming [HV,V,K] fed an [HV,K,V] state: the dependence decoder names every transposed
+// element (the contracts call the buffer ssm_state; the case calls it state).
+TEST(DependenceOnGdn, TransposedStateMisreadsExactlyWhatTheDiffSays) {
+  register_builtin_cases();
+  const auto gdn = CaseRegistry::instance().get("gdn");
+  const LoadOptions load = sized({{"H", 1}, {"HV", 2}, {"K", 4}, {"V", 4}});
+  const Contract hkv = load_contract(contract_path("gdn/state.hkv.yaml"), load);
+  EXPECT_EQ(gdn->buffer_described_by(hkv), "state");
+  CaseLayouts model;
+  model["qkvz"] = load_contract(contract_path("gdn/qwen3_5.qkvz.yaml"), load);
+  model["ba"] = load_contract(contract_path("gdn/qwen3_5.ba.yaml"), load);
+  model["state"] = hkv;
+  CaseLayouts claimed = model;
+  claimed["state"] = load_contract(contract_path("gdn/state.hvk.yaml"), load);
+  CaseProbeRequest request{"state", model, claimed};
+  const auto kernel = gdn->reference(claimed);
+  const CaseVerdict verdict = probe_case(*gdn, *kernel, kDependenceDecoder, request);
+  EXPECT_EQ(verdict.static_diff.misread, 24);  // 2 heads x (16 - 4 on the diagonal)
+  EXPECT_EQ(verdict.reads.misread_mask, verdict.static_diff.misread_mask);
+  EXPECT_TRUE(verdict.agrees_with_diff) << case_verdict_text(verdict);
+}
+
+}  // namespace
+}  // namespace layoutcheck

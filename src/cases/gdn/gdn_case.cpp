@@ -76,6 +76,9 @@ class GdnCase : public Case {
     return {std::string(kGdnDecoder), std::string(kDependenceDecoder)};
   }
   std::string default_probe_buffer() const override { return "qkvz"; }
+  std::string buffer_described_by(const Contract& contract) const override {
+    return contract.buffer == "ssm_state" ? "state" : contract.buffer;
+  }
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {

@@ -91,6 +91,12 @@ class Case {
   // reference's (plus the output dtype's rounding); bitwise for pure data movement.
   virtual double value_tolerance() const { return 1e-2; }
 
+  // The case's buffer a contract describes: its `buffer:` key, unless the case names that buffer
+  // otherwise (GDN's "state" is the contracts' "ssm_state").
+  virtual std::string buffer_described_by(const Contract& contract) const {
+    return contract.buffer;
+  }
+
   // The spec of one buffer; nullopt when the case has none of that name.
   std::optional<BufferSpec> buffer(std::string_view name) const;
 };

@@ -15,12 +15,12 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
       layouts[spec.name] = load_contract((contracts_folder / spec.contract).string(), defaults);
   for (const std::string& file : files) {
     Contract contract = load_contract(file, defaults);
-    if (!subject.buffer(contract.buffer))
-      throw InputError(
-          Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
-                     "case '" + subject.name() + "' has no buffer '" + contract.buffer + "'",
-                     "layoutcheck cases lists its buffers"});
-    layouts[contract.buffer] = std::move(contract);
+    const std::string buffer = subject.buffer_described_by(contract);
+    if (!subject.buffer(buffer))
+      throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
+                                  "case '" + subject.name() + "' has no buffer '" + buffer + "'",
+                                  "layoutcheck cases lists its buffers"});
+    layouts[buffer] = std::move(contract);
   }
   return layouts;
 }

@@ -115,7 +115,7 @@ class Reader {
       const std::string& buffer = entry.key.scalar;
       const std::string file = path(entry.value, what + "." + buffer);
       Contract contract = load_contract(file, options);
-      if (contract.buffer != buffer)
+      if (subject.buffer_described_by(contract) != buffer)
         fail(entry.value,
              what + "." + buffer + ": " + file + " describes buffer '" + contract.buffer +
                  "', not '" + buffer + "'",
