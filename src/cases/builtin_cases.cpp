@@ -1,6 +1,7 @@
 #include "cases/builtin_cases.h"
 
 #include "cases/gdn/gdn_case.h"
+#include "cases/gdn/recurrent_case.h"
 #include "cases/rope/rope_case.h"
 
 namespace layoutcheck {
@@ -8,6 +9,7 @@ namespace layoutcheck {
 // One line per case: adding a case adds its folder and its line here.
 void register_builtin_cases(CaseRegistry& registry) {
   registry.add(make_gdn_case());
+  registry.add(make_gdn_recurrent_case());
   registry.add(make_rope_case());
 }
 

@@ -62,8 +62,10 @@ int run_cases(bool json) {
                 << pad(std::string(dtype_name(spec.dtype)), 5)
                 << (spec.contract.empty() ? std::string("-") : "contracts/" + spec.contract) << "  "
                 << spec.description << "\n";
-    std::cout << "  abis:\n";
-    for (const AbiSpec& abi : known->abis()) {
+    const auto abis = known->abis();
+    std::cout << "  abis:"
+              << (abis.empty() ? " none (CPU models only; no port can be run yet)" : "") << "\n";
+    for (const AbiSpec& abi : abis) {
       std::cout << "    " << abi.name << " (" << abi.header << "): " << abi.description << "\n";
       std::cout << "      buffers:";
       for (const std::string& name : abi.buffers) std::cout << " " << name;
