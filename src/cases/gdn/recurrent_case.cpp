@@ -3,7 +3,6 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
-#include <tuple>
 
 #include "cases/gdn/layouts.h"
 #include "layoutcheck/contract/diagnostic.h"
@@ -93,7 +92,8 @@ class RecurrentReference : public CaseRunner {
     const HostBuffer &g = buffers.at("g"), &beta = buffers.at("beta");
     HostBuffer& state = buffers.at("state");
     HostBuffer& out = buffers.at("out");
-    const auto [H, HV, K, V] = std::tuple{shape_.H, shape_.HV, shape_.K, shape_.V};
+    // Plain variables, not a structured binding: clang 15 (hipcc) cannot capture those.
+    const std::int64_t H = shape_.H, HV = shape_.HV, K = shape_.K, V = shape_.V;
     const double scale = 1.0 / std::sqrt(static_cast<double>(K));
     std::vector<double> s(static_cast<std::size_t>(K * V)), u(static_cast<std::size_t>(V));
     std::vector<double> qh(static_cast<std::size_t>(K)), kh(static_cast<std::size_t>(K));
