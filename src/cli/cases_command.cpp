@@ -6,14 +6,10 @@
 #include "common.h"
 #include "layoutcheck/cases/registry.h"
 #include "layoutcheck/render/json.h"
+#include "layoutcheck/render/report_text.h"
 
 namespace layoutcheck::cli {
 namespace {
-
-std::string pad(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
 
 int run_cases(bool json) {
   const auto cases = CaseRegistry::instance().list();
@@ -58,8 +54,9 @@ int run_cases(bool json) {
   for (const auto& known : cases) {
     std::cout << known->name() << ": " << known->summary() << "\n  buffers:\n";
     for (const BufferSpec& spec : known->buffers())
-      std::cout << "    " << pad(spec.name, 12) << pad(std::string(buffer_role_name(spec.role)), 9)
-                << pad(std::string(dtype_name(spec.dtype)), 5)
+      std::cout << "    " << pad_right(spec.name, 12)
+                << pad_right(std::string(buffer_role_name(spec.role)), 9)
+                << pad_right(std::string(dtype_name(spec.dtype)), 5)
                 << (spec.contract.empty() ? std::string("-") : "contracts/" + spec.contract) << "  "
                 << spec.description << "\n";
     const auto abis = known->abis();
@@ -78,7 +75,7 @@ int run_cases(bool json) {
     if (!mutants.empty()) {
       std::cout << "  cpu mutants:\n";
       for (const auto& [name, description] : mutants)
-        std::cout << "    " << pad(name, 18) << description << "\n";
+        std::cout << "    " << pad_right(name, 18) << description << "\n";
     }
   }
   return kClean;

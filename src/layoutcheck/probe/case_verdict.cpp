@@ -6,15 +6,6 @@
 #include "layoutcheck/render/report_text.h"
 
 namespace layoutcheck {
-namespace {
-
-std::string pad(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
-
-}  // namespace
-
 void CaseVerdict::add(std::string kind, std::string buffer_name, std::string message) {
   const auto listed = std::count_if(findings.begin(), findings.end(),
                                     [&](const ProbeFinding& f) { return f.kind == kind; });
@@ -64,10 +55,11 @@ std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) 
                      ", " + std::to_string(verdict.rows) + " rows per run, " +
                      std::to_string(verdict.runs) + " runs)\n";
   if (reads.misread > 0 || reads.unresolved > 0) {
-    text += "  " + pad("field", 8) + pad("elements", 10) + pad("misread", 9) + "unresolved\n";
+    text += "  " + pad_right("field", 8) + pad_right("elements", 10) + pad_right("misread", 9) +
+            "unresolved\n";
     for (const FieldReport& field : reads.fields)
-      text += "  " + pad(field.name, 8) + pad(std::to_string(field.elements), 10) +
-              pad(std::to_string(field.misread), 9) + std::to_string(field.unresolved) + "\n";
+      text += "  " + pad_right(field.name, 8) + pad_right(std::to_string(field.elements), 10) +
+              pad_right(std::to_string(field.misread), 9) + std::to_string(field.unresolved) + "\n";
   }
   const std::size_t shown = std::min(max_runs, reads.runs.size());
   for (std::size_t i = 0; i < shown; ++i) text += "  " + describe_run(reads.runs[i]) + "\n";

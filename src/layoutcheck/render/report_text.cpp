@@ -96,4 +96,9 @@ std::string describe_run(const MisreadRun& run) {
          (one ? ", which holds " : ", which hold ") + run.producer;
 }
 
+std::string pad_right(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
 }  // namespace layoutcheck

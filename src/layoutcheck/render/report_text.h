@@ -25,6 +25,9 @@ std::string report_title(const MisreadReport& report);
 // max_runs runs. Every line ends in '\n'.
 std::string report_to_text(const MisreadReport& report, std::size_t max_runs = kDefaultTextRuns);
 
+// `text` padded with spaces to `width` characters, for the columns of the text reports.
+std::string pad_right(std::string text, std::size_t width);
+
 // "offset 7", "offsets 128-255" (end exclusive)
 std::string offsets_text(std::int64_t begin, std::int64_t end);
 

@@ -12,11 +12,6 @@ std::string list(const std::vector<std::int64_t>& values) {
   return text;
 }
 
-std::string pad(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
-
 }  // namespace
 
 std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
@@ -27,10 +22,11 @@ std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
                      std::to_string(verdict.probed) + " offsets, " +
                      std::to_string(verdict.sweep_batch) + " per run)\n";
   if (reads.misread > 0 || reads.unresolved > 0) {
-    text += "  " + pad("field", 8) + pad("elements", 10) + pad("misread", 9) + "unresolved\n";
+    text += "  " + pad_right("field", 8) + pad_right("elements", 10) + pad_right("misread", 9) +
+            "unresolved\n";
     for (const FieldReport& field : reads.fields)
-      text += "  " + pad(field.name, 8) + pad(std::to_string(field.elements), 10) +
-              pad(std::to_string(field.misread), 9) + std::to_string(field.unresolved) + "\n";
+      text += "  " + pad_right(field.name, 8) + pad_right(std::to_string(field.elements), 10) +
+              pad_right(std::to_string(field.misread), 9) + std::to_string(field.unresolved) + "\n";
   }
   for (std::size_t i = 0; i < reads.runs.size() && i < max_runs; ++i)
     text += "  " + describe_run(reads.runs[i]) + "\n";
@@ -74,8 +70,7 @@ std::string verdict_to_text(const ProbeVerdict& verdict, std::size_t max_runs) {
         "  this buffer is read right, yet the values differ: a numeric bug, or a misread of a "
         "buffer not probed here (probe it with --buffer)\n";
   // The contracts' own row dims (the probes above measure the kernel's rows themselves).
-  for (const std::string& rows : reads.row_mismatches)
-    text += "  contracts' rows: " + rows + "\n";
+  for (const std::string& rows : reads.row_mismatches) text += "  contracts' rows: " + rows + "\n";
   for (const std::string& note : reads.notes) text += "  note: " + note + "\n";
   text += "verdict: " + verdict.conclusion() + "\n";
   return text;
