@@ -4,13 +4,15 @@
 // library's glob, so src/CMakeLists.txt takes this one file out of it and into layoutcheck_gpu.
 #include "cases/builtin_gpu_cases.h"
 
+#include "cases/gdn/gpu/recurrent_abi_binding.h"
 #include "cases/rope/gpu/rope_abi_binding.h"
 
 namespace layoutcheck {
 
-// One line per case with a GPU binding. (GDN's ported kernels have their own path, `run` with a
-// version-1 manifest, and no binding yet.)
+// One line per ABI with a GPU binding. (GDN's decode ABI, gdn_decode_v1, has its own path: `run`
+// with a version-1 manifest.)
 void register_builtin_gpu_cases(gpu::AbiBindingRegistry& registry) {
+  registry.add(gpu::gdn_recurrent_abi_binding());
   registry.add(gpu::rope_abi_binding());
 }
 

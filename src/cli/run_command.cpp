@@ -17,7 +17,7 @@
 #include "common.h"
 #include "layoutcheck/cases/port_manifest.h"
 #include "layoutcheck/cases/registry.h"
-#include "layoutcheck/probe/case_probe.h"
+#include "layoutcheck/probe/port_check.h"
 
 #if defined(LAYOUTCHECK_HAVE_GPU)
 #include "cases/gdn/gpu/ported_kernel.h"
@@ -144,17 +144,17 @@ int run_v2(const RunOptions& options, const PortManifest& manifest) {
     return kInputError;
   }
   CaseProbeRequest request;
-  request.buffer = subject->default_probe_buffer();
   request.model = manifest.model_layouts;
   request.claimed = manifest.claimed;
   request.rows = 2;
   request.seed = options.seed;
-  const CaseVerdict verdict = probe_case(*subject, *runner, subject->decoders().front(), request);
+  const PortCheck check = check_port(
+      *subject, *runner, manifest.name.empty() ? manifest.entry : manifest.name, request);
   if (options.json)
-    std::cout << case_verdict_json(verdict).dump() << "\n";
+    std::cout << port_check_json(check).dump() << "\n";
   else
-    std::cout << case_verdict_text(verdict);
-  return verdict.clean() ? kClean : kFindings;
+    std::cout << port_check_text(check);
+  return check.clean() ? kClean : kFindings;
 }
 
 #endif

@@ -286,3 +286,40 @@ TEST(DependenceOnGdn, TransposedStateMisreadsExactlyWhatTheDiffSays) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// The isolation of a probe: the other buffers reach the kernel as it claims them, element for
+// element the same contents, the padding zero.
+TEST(RelaidOut, KeepsEveryElementAndZeroesThePadding) {
+  const LoadOptions load = sized({{"H", 2}, {"HV", 4}, {"K", 3}, {"V", 5}});
+  const Contract hkv = load_contract(contract_path("gdn/state.hkv.yaml"), load);
+  const Contract hvk = load_contract(contract_path("gdn/state.hvk.yaml"), load);
+  HostBuffer state = make_host_buffer("state", hkv, 2);
+  for (std::int64_t i = 0; i < state.elements(); ++i) state.set_value(i, static_cast<double>(i));
+  const HostBuffer moved = relaid_out(state, hkv, hvk);
+  ASSERT_EQ(moved.elements(), state.elements());
+  for (std::int64_t row = 0; row < 2; ++row)
+    for (std::int64_t hv = 0; hv < 4; ++hv)
+      for (std::int64_t k = 0; k < 3; ++k)
+        for (std::int64_t v = 0; v < 5; ++v)
+          EXPECT_EQ(moved.value(row * moved.row_stride + (hv * 5 + v) * 3 + k),
+                    state.value(row * state.row_stride + (hv * 3 + k) * 5 + v));
+  EXPECT_EQ(relaid_out(moved, hvk, hkv).bytes, state.bytes);
+
+  const LoadOptions rope_sizes = sized({{"H", 2}, {"D", 4}});
+  const Contract packed = load_contract(contract_path("rope/half_split.x.yaml"), rope_sizes);
+  const Contract padded = load_contract(contract_path("rope/half_split_padded.x.yaml"), rope_sizes);
+  HostBuffer x = make_host_buffer("x", packed, 3);
+  for (std::int64_t i = 0; i < x.elements(); ++i) x.set_value(i, 1.0 + static_cast<double>(i));
+  const HostBuffer wide = relaid_out(x, packed, padded);
+  EXPECT_GT(wide.row_stride, x.row_stride);
+  std::int64_t zeros = 0;
+  for (std::int64_t i = 0; i < wide.elements(); ++i) zeros += wide.value(i) == 0.0;
+  EXPECT_EQ(zeros, wide.elements() - x.elements());
+  EXPECT_EQ(relaid_out(wide, padded, packed).bytes, x.bytes);
+}
+
+}  // namespace
+}  // namespace layoutcheck

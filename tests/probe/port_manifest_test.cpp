@@ -176,11 +176,56 @@ TEST_F(BadManifest, LaunchExpressionsAreEvaluatedAtLoad) {
   EXPECT_NE(d.message.find("unknown function 'floor'"), std::string::npos) << d.message;
 }
 
+TEST_F(BadManifest, SizesAreIntegersOfDeclaredSymbols) {
+  Diagnostic d = failure(manifest("{grid: [H], block: [64]}", "{x: X}", "set: {HEADS: 4}\n"));
+  EXPECT_NE(d.message.find("size 'HEADS'"), std::string::npos) << d.message;
+  EXPECT_EQ(d.where.line, 3);
+
+  d = failure(manifest("{grid: [H], block: [64]}", "{x: X}", "set: {H: D / 2}\n"));
+  EXPECT_NE(d.message.find("must be an integer"), std::string::npos) << d.message;
+  EXPECT_EQ(d.where.line, 3);
+  EXPECT_EQ(d.where.column, 10);
+
+  d = failure(manifest("{grid: [H], block: [64]}", "{x: X}", "set: [H]\n"));
+  EXPECT_NE(d.message.find("set must be a mapping"), std::string::npos) << d.message;
+
+  d = failure(manifest("{grid: [H], block: [64]}", "{x: X}", "set: {P: 4}\n"));
+  EXPECT_EQ(d.rule, "derived-symbol") << d.message;  // a derived symbol cannot be set
+}
+
 TEST_F(BadManifest, ContractOfTheWrongBuffer) {
   const std::string out = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/half_split.out.yaml";
   const Diagnostic d = failure(manifest("{grid: [H], block: [64]}", "{x: " + out + "}"));
   EXPECT_NE(d.message.find("describes buffer 'out'"), std::string::npos) << d.message;
   EXPECT_EQ(d.where.line, 8);
+}
+
+}  // namespace
+}  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+TEST(PortManifest, LoadsTheShippedRecurrentPortsAtTheirOwnSizes) {
+  for (const char* name : {"recurrent_port", "recurrent_hvk_port", "recurrent_key_head_modulo"}) {
+    SCOPED_TRACE(name);
+    const PortManifest manifest =
+        load_port_manifest(probes(std::string("gdn/") + name + ".yaml"), options());
+    EXPECT_EQ(manifest.case_name, "gdn-recurrent");
+    EXPECT_EQ(manifest.abi, "gdn_recurrent_v1");
+    // set: {H: 2, HV: 4, K: 16, V: 8} reaches every contract, claimed and model.
+    for (const CaseLayouts* layouts : {&manifest.claimed, &manifest.model_layouts}) {
+      EXPECT_EQ(layouts->at("state").symbol("K"), 16);
+      EXPECT_EQ(layouts->at("out").symbol("HV"), 4);
+      EXPECT_EQ(layouts->at("q").symbol("H"), 2);
+    }
+  }
+  // --set wins over the manifest's own sizes.
+  PortManifestOptions wider = options();
+  wider.load.overrides = {{"V", 12}};
+  const PortManifest manifest = load_port_manifest(probes("gdn/recurrent_port.yaml"), wider);
+  EXPECT_EQ(manifest.claimed.at("state").symbol("V"), 12);
+  EXPECT_EQ(manifest.claimed.at("state").symbol("K"), 16);
 }
 
 }  // namespace

@@ -163,11 +163,15 @@ class RecurrentCase : public Case {
         {"out", BufferRole::output, DType::bf16, "gdn/gdn_out.yaml", "o, [HV, V] per token"},
     };
   }
-  // The port ABI (gdn_recurrent_v1: these buffers in this order, by value) is not built yet: until
-  // it is, the case checks CPU models and its reference is the one a port will be judged against.
-  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<AbiSpec> abis() const override {
+    return {{"gdn_recurrent_v1",
+             "the recurrent update and readout alone: decay, delta rule, state in place, o = S q",
+             "gdn_recurrent_abi.h",
+             {"q", "k", "v", "g", "beta", "state", "out"}}};
+  }
   std::vector<std::string> decoders() const override { return {std::string(kDependenceDecoder)}; }
   std::string default_probe_buffer() const override { return "q"; }
+  std::vector<std::string> port_probe_buffers() const override { return {"q", "k", "v", "state"}; }
   std::string buffer_described_by(const Contract& contract) const override {
     return contract.buffer == "ssm_state" ? "state" : contract.buffer;
   }

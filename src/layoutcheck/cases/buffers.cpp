@@ -127,6 +127,25 @@ HostBuffer make_host_buffer(std::string name, DType dtype, std::int64_t elements
   return buffer;
 }
 
+HostBuffer relaid_out(const HostBuffer& buffer, const Contract& from, const Contract& to) {
+  HostBuffer result = make_host_buffer(buffer.name, to, buffer.rows);
+  for (const Field& target : to.fields) {
+    const Field* source = from.find_field(target.name);
+    if (source == nullptr || source->elements() != target.elements()) continue;
+    std::vector<std::int64_t> source_offsets(static_cast<std::size_t>(source->elements()));
+    source->for_each_offset([&](std::int64_t linear, std::int64_t offset) {
+      source_offsets[static_cast<std::size_t>(linear)] = offset;
+    });
+    target.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
+      const std::int64_t from_offset = source_offsets[static_cast<std::size_t>(linear)];
+      for (std::int64_t row = 0; row < buffer.rows; ++row)
+        result.set_bits(row * result.row_stride + offset,
+                        buffer.bits(row * buffer.row_stride + from_offset));
+    });
+  }
+  return result;
+}
+
 HostBuffer& BufferSet::add(HostBuffer buffer) {
   for (HostBuffer& existing : buffers_)
     if (existing.name == buffer.name) return existing = std::move(buffer);

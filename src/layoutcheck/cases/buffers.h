@@ -78,6 +78,12 @@ struct HostBuffer {
 HostBuffer make_host_buffer(std::string name, const Contract& contract, std::int64_t rows);
 HostBuffer make_host_buffer(std::string name, DType dtype, std::int64_t elements);
 
+// The same logical contents laid out as `to` instead of `from`: every element of every field of
+// `to` takes its value from the same element of `from`'s field of that name; what `to` puts
+// nowhere (padding) is zero. Bits are copied, so nothing rounds.
+// @pre buffer holds rows of `from`; both contracts have the buffer's dtype.
+HostBuffer relaid_out(const HostBuffer& buffer, const Contract& from, const Contract& to);
+
 class BufferSet {
  public:
   HostBuffer& add(HostBuffer buffer);

@@ -61,6 +61,10 @@ class Case {
   virtual std::vector<std::string> decoders() const = 0;
   // The buffer probed when none is named: the one whose layout is the porting question.
   virtual std::string default_probe_buffer() const = 0;
+  // The buffers `layoutcheck run` probes in a port: every buffer whose layout a port could get
+  // wrong and the probes can see (a table indexed by another buffer, such as RoPE's cos_sin, is
+  // checked by the values instead).
+  virtual std::vector<std::string> port_probe_buffers() const { return {default_probe_buffer()}; }
 
   // @pre `layouts` holds a contract for every buffer with one (validate_layouts passed).
   // Buffers for `batch` rows, inputs filled with random values the operator is well conditioned

@@ -140,7 +140,7 @@ class Reader {
       fail(version, "unsupported manifest version '" + number + "'",
            "this layoutcheck reads layoutcheck_run: 1 (GDN) and 2 (any case)");
     check_keys(root, "the manifest",
-               {"layoutcheck_run", "case", "name", "kernel", "consumes", "model"});
+               {"layoutcheck_run", "case", "name", "set", "kernel", "consumes", "model"});
 
     const YamlNode& case_node = require(root, "case", "the manifest");
     manifest.case_name = scalar(case_node, "case");
@@ -181,13 +181,55 @@ class Reader {
     if (const YamlNode* shared = get(launch, "shared_bytes"))
       manifest.shared_bytes = expression(*shared, "kernel.launch.shared_bytes");
 
-    const CaseLayouts defaults = case_layouts(*subject, options.load, {}, options.contracts_folder);
-    manifest.claimed = defaults;
-    manifest.model_layouts = defaults;
-    contracts(require(root, "consumes", "the manifest"), "consumes", *subject, options.load,
-              manifest.consumes, manifest.claimed);
-    contracts(require(root, "model", "the manifest"), "model", *subject, options.load,
-              manifest.model, manifest.model_layouts);
+    // The manifest's own sizes, under the command line's --set.
+    LoadOptions load = options.load;
+    if (const YamlNode* set = get(root, "set")) {
+      if (set->kind != Kind::map) fail(*set, "set must be a mapping of symbols to integers");
+      std::vector<std::pair<std::string, std::int64_t>> sizes;
+      for (const YamlEntry& entry : set->entries) {
+        const Expression value = expression(entry.value, "set." + entry.key.scalar);
+        if (!value.symbols().empty())
+          fail(entry.value,
+               "set." + entry.key.scalar + " must be an integer, not an expression of symbols");
+        if (std::any_of(sizes.begin(), sizes.end(),
+                        [&](const auto& size) { return size.first == entry.key.scalar; }))
+          fail(entry.key, "duplicate key '" + entry.key.scalar + "' in set");
+        sizes.emplace_back(entry.key.scalar, value.evaluate({}));
+      }
+      for (const auto& size : load.overrides)
+        std::erase_if(sizes, [&](const auto& own) { return own.first == size.first; });
+      sizes.insert(sizes.end(), load.overrides.begin(), load.overrides.end());
+      load.overrides = std::move(sizes);
+    }
+    try {
+      const CaseLayouts defaults = case_layouts(*subject, load, {}, options.contracts_folder);
+      manifest.claimed = defaults;
+      manifest.model_layouts = defaults;
+      contracts(require(root, "consumes", "the manifest"), "consumes", *subject, load,
+                manifest.consumes, manifest.claimed);
+      contracts(require(root, "model", "the manifest"), "model", *subject, load, manifest.model,
+                manifest.model_layouts);
+    } catch (const InputError& error) {
+      // A size the contracts refuse (a derived symbol, a wrong divisor) is the manifest's error
+      // when its set: gave it.
+      const YamlNode* set = get(root, "set");
+      const Diagnostic& first = error.diagnostics().front();
+      if (set == nullptr || first.where.file != "<command line>") throw;
+      throw InputError(Diagnostic{at(*set), Severity::error, first.rule, first.message, first.fix});
+    }
+    // A size no contract declares is a typo, not a no-op.
+    for (const auto& [symbol, value] : load.overrides) {
+      const auto declares = [&](const CaseLayouts& layouts) {
+        return std::any_of(layouts.begin(), layouts.end(),
+                           [&](const auto& entry) { return entry.second.symbol(symbol); });
+      };
+      if (declares(manifest.claimed) || declares(manifest.model_layouts)) continue;
+      const YamlNode* set = get(root, "set");
+      const YamlNode* where = set ? get(*set, symbol) : nullptr;
+      fail(where ? *where : root,
+           "size '" + symbol + "' (set or --set) is not a symbol of any contract of the port",
+           "the contracts' symbols are listed by layoutcheck lint --json");
+    }
 
     // Every launch expression once, for both wave sizes: a grid that divides by zero or names an
     // unknown symbol is an input error here, on any build.

@@ -6,6 +6,7 @@
 //   layoutcheck_run: 2
 //   case: rope
 //   name: interleaved_port                # optional
+//   set: {H: 2, D: 16}                    # optional: sizes for every contract (--set wins)
 //   kernel:
 //     source: interleaved_port.hip        # relative to the manifest
 //     entry: rope_port

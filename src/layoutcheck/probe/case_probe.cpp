@@ -237,6 +237,22 @@ void check_output_layouts(const Case& subject, const CaseProbeRequest& request,
 
 // ---- dependence ----
 
+// The kernel's inputs for a probe of one buffer: that buffer as the model lays it out, every other
+// laid-out buffer as the kernel claims it, with the same logical contents. A kernel that misreads
+// the state would otherwise answer every probe of q with other values than the reference's: each
+// buffer's reads are judged alone here, and the values on the model's layouts judge them together.
+BufferSet kernel_inputs(const BufferSet& model_inputs, const CaseProbeRequest& request) {
+  BufferSet inputs = model_inputs;
+  for (HostBuffer& buffer : inputs.all()) {
+    if (buffer.name == request.buffer) continue;
+    const auto model = request.model.find(buffer.name);
+    const auto claimed = request.claimed.find(buffer.name);
+    if (model == request.model.end() || claimed == request.claimed.end()) continue;
+    buffer = relaid_out(buffer, model->second, claimed->second);
+  }
+  return inputs;
+}
+
 CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
                              const CaseProbeRequest& request, const Setup& setup) {
   Subject kernel(kernel_runner, observed_buffers(subject), request.claimed);
@@ -257,7 +273,9 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
   HostBuffer& probed = base.at(request.buffer);
   const auto [base_value, hot_value] = subject.one_hot_values(request.buffer);
   for (std::int64_t i = 0; i < probed.elements(); ++i) probed.set_value(i, base_value);
-  const std::vector<HostBuffer> kernel_base = kernel.run(base);
+  BufferSet kernel_set = kernel_inputs(base, request);
+  HostBuffer& kernel_probed = kernel_set.at(request.buffer);
+  const std::vector<HostBuffer> kernel_base = kernel.run(kernel_set);
   const std::vector<HostBuffer> reference_base = reference.run(base);
 
   const std::vector<std::int64_t> points = probe_points(probed, request.max_probes, request.seed);
@@ -269,9 +287,11 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
   const std::uint64_t base_bits = probed.bits(0);
   for (std::size_t p = 0; p < points.size(); ++p) {
     probed.set_value(points[p], hot_value);
-    kernel_responses.push_back(response(kernel, kernel_base, kernel.run(base)));
+    kernel_probed.set_value(points[p], hot_value);
+    kernel_responses.push_back(response(kernel, kernel_base, kernel.run(kernel_set)));
     reference_responses.push_back(response(reference, reference_base, reference.run(base)));
     probed.set_bits(points[p], base_bits);
+    kernel_probed.set_bits(points[p], base_bits);
     if (request.progress) request.progress(static_cast<std::int64_t>(p + 1), verdict.probed);
   }
 

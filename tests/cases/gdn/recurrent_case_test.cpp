@@ -10,6 +10,7 @@
 #include "cases/builtin_cases.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/probe/case_probe.h"
+#include "layoutcheck/probe/port_check.h"
 
 namespace layoutcheck {
 namespace {
@@ -109,6 +110,38 @@ TEST_P(GdnRecurrent, MatchingKernelIsCleanAndMutantsAreNot) {
     const auto broken = subject()->mutant(name, request.claimed);
     ASSERT_NE(broken, nullptr);
     EXPECT_FALSE(probe_case(*subject(), *broken, kDependenceDecoder, request).clean());
+  }
+}
+
+// What `layoutcheck run` does with a port: every buffer a port could misread is probed, so a
+// kernel whose q, k and v are right and whose state order is not is not clean.
+TEST_P(GdnRecurrent, PortCheckProbesEveryBufferAPortCouldMisread) {
+  CaseProbeRequest request;
+  request.model = layouts("hkv");
+  request.claimed = layouts("hvk");
+  const auto kernel = subject()->reference(request.claimed);
+  const PortCheck check = check_port(*subject(), *kernel, "hvk", request);
+  ASSERT_EQ(check.buffers.size(), 4u);
+  for (const CaseVerdict& verdict : check.buffers) {
+    SCOPED_TRACE(verdict.buffer);
+    if (verdict.buffer == "state") {
+      EXPECT_EQ(verdict.reads.misread_mask, verdict.static_diff.misread_mask);
+      EXPECT_TRUE(verdict.agrees_with_diff) << case_verdict_text(verdict);
+    } else {
+      EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
+    }
+  }
+  EXPECT_EQ(check.clean(), check.buffers[3].static_diff.misread == 0) << port_check_text(check);
+
+  request.claimed = request.model;
+  const auto matching = subject()->reference(request.claimed);
+  EXPECT_TRUE(check_port(*subject(), *matching, "hkv", request).clean());
+  const Shape s = GetParam();
+  if (s.H != s.HV) {
+    const auto modulo = subject()->mutant("key_head_modulo", request.claimed);
+    const PortCheck broken = check_port(*subject(), *modulo, "modulo", request);
+    EXPECT_FALSE(broken.clean());
+    EXPECT_FALSE(broken.buffers[0].clean()) << port_check_text(broken);  // q
   }
 }
 

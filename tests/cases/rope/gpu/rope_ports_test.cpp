@@ -11,13 +11,9 @@
 #include <sstream>
 #include <string>
 
-#include "cases/builtin_cases.h"
-#include "cases/builtin_gpu_cases.h"
 #include "gpu/gpu_test_support.h"
-#include "layoutcheck/cases/port_manifest.h"
-#include "layoutcheck/cases/registry.h"
-#include "layoutcheck/gpu/port_runner.h"
-#include "layoutcheck/probe/case_probe.h"
+#include "gpu/shipped_ports.h"
+#include "layoutcheck/gpu/rtc.h"
 
 namespace layoutcheck::gpu {
 namespace {
@@ -25,25 +21,18 @@ namespace {
 namespace fs = std::filesystem;
 using layoutcheck::testing::compile_arch;
 
-const std::string kProbes = std::string(LAYOUTCHECK_TEST_DATA) + "/../probes/rope/";
+const std::string kProbes = layoutcheck::testing::shipped_probes("rope");
 
 PortManifest manifest(const std::string& path) {
-  register_builtin_cases();
-  register_builtin_gpu_cases();
-  PortManifestOptions options;
-  options.contracts_folder = LAYOUTCHECK_CONTRACTS_DIR;
-  return load_port_manifest(path, options);
+  return layoutcheck::testing::load_port(path);
 }
 
+// RoPE ports are probed on x alone (Case::port_probe_buffers).
 CaseVerdict probe_port(const PortManifest& port) {
-  const auto subject = CaseRegistry::instance().get(port.case_name);
-  PortRunner runner(port);
-  CaseProbeRequest request;
-  request.buffer = subject->default_probe_buffer();
-  request.model = port.model_layouts;
-  request.claimed = port.claimed;
-  request.rows = 2;
-  return probe_case(*subject, runner, subject->decoders().front(), request);
+  const PortCheck check = layoutcheck::testing::check_shipped_port(port);
+  EXPECT_EQ(check.buffers.size(), 1u);
+  EXPECT_EQ(check.clean(), check.buffers.at(0).clean());
+  return check.buffers.at(0);
 }
 
 TEST(RopePorts, EveryPortCompilesWithoutAGpu) {

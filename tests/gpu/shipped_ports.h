@@ -1,0 +1,39 @@
+// Shared by the GPU suites of the cases' version-2 ports (probes/<case>/*.yaml): load a shipped
+// manifest as `layoutcheck run` does, and check the port it names exactly as `run` checks it.
+#pragma once
+
+#include <string>
+
+#include "cases/builtin_cases.h"
+#include "cases/builtin_gpu_cases.h"
+#include "layoutcheck/cases/port_manifest.h"
+#include "layoutcheck/cases/registry.h"
+#include "layoutcheck/gpu/port_runner.h"
+#include "layoutcheck/probe/port_check.h"
+
+namespace layoutcheck::testing {
+
+// probes/<folder>/, with its trailing slash.
+inline std::string shipped_probes(const std::string& folder) {
+  return std::string(LAYOUTCHECK_TEST_DATA) + "/../probes/" + folder + "/";
+}
+
+inline PortManifest load_port(const std::string& path) {
+  register_builtin_cases();
+  register_builtin_gpu_cases();
+  PortManifestOptions options;
+  options.contracts_folder = LAYOUTCHECK_CONTRACTS_DIR;
+  return load_port_manifest(path, options);
+}
+
+inline PortCheck check_shipped_port(const PortManifest& port) {
+  const auto subject = CaseRegistry::instance().get(port.case_name);
+  gpu::PortRunner runner(port);
+  CaseProbeRequest request;
+  request.model = port.model_layouts;
+  request.claimed = port.claimed;
+  request.rows = 2;
+  return check_port(*subject, runner, port.name, request);
+}
+
+}  // namespace layoutcheck::testing
