@@ -17,9 +17,9 @@
 
 #include "cases/gdn/gdn_case.h"
 #include "cases/gdn/layouts.h"
+#include "cases/gdn/probe/gdn_case_verdict.h"
 #include "cases/gdn/probe/probe_sweep.h"
 #include "cases/gdn/probe/runner_registry.h"
-#include "cases/gdn/probe/verdict_render.h"
 #include "cases/gdn/standard_layouts.h"
 #include "commands.h"
 #include "common.h"
@@ -223,28 +223,30 @@ int run_probe(const ProbeCommandOptions& options) {
   ProbeTarget target{shape, buffer, producer,
                      consumer_layouts(options, load, consumer, buffer, shape, assumed)};
 
-  if (buffer == GdnBuffer::state && producer.row_size > 100000 && options.backend == "cpu")
-    std::cerr << "note: probing " << producer.row_size
+  if (buffer == GdnBuffer::state && std::min(producer.row_size, options.max_probes) > 100000 &&
+      options.backend == "cpu")
+    std::cerr << "note: probing " << std::min(producer.row_size, options.max_probes)
               << " state offsets, one batch row each; on the CPU that takes a long while (--set "
-                 "smaller sizes to look at the layout)\n";
+                 "smaller sizes, or fewer --max-probes)\n";
   const std::unique_ptr<GdnRunner> kernel =
       registry.make(options.backend, RunnerRequest{shape, target.consumer});
   ProbeOptions probe;
   probe.max_batch = options.max_batch;
   probe.seed = options.seed;
+  probe.max_probes = options.max_probes;
   probe.tolerance = options.tolerance;
   ProgressBar bar(std::string(gdn_buffer_name(buffer)));
   probe.progress = [&bar](std::int64_t done, std::int64_t total) { bar.update(done, total); };
-  const ProbeVerdict verdict = probe_gdn_runner(*kernel, target, probe);
 
+  const CaseVerdict verdict = gdn_case_verdict(probe_gdn_runner(*kernel, target, probe));
   if (options.json) {
-    Json json = verdict_to_json(verdict, options.max_runs.value_or(kAllRuns));
+    Json json = case_verdict_json(verdict, options.max_runs.value_or(kAllRuns));
     Json layouts = Json::array();
     for (const std::string& file : assumed) layouts.push(file);
     json.set("assumed_layouts", std::move(layouts));
     std::cout << json.dump() << "\n";
   } else {
-    std::cout << verdict_to_text(verdict, options.max_runs.value_or(8));
+    std::cout << case_verdict_text(verdict, options.max_runs.value_or(8));
     if (!assumed.empty()) {
       std::cout << "  (the buffers not probed were laid out as";
       for (const std::string& file : assumed) std::cout << " " << file;
@@ -272,8 +274,8 @@ Command setup_probe_command(CLI::App& parent) {
                   "check the row stride)")
       ->check(integer_at_least(1));
   app->add_option("--max-probes", options->max_probes,
-                  "Offsets the generic decoders probe at most; above, a seeded random sample "
-                  "(reported as not verified)")
+                  "Offsets probed at most; above, a seeded random sample, which the verdict "
+                  "names (default 16384)")
       ->check(integer_at_least(1));
   app->add_option("--producer", options->producer, "Contract of the buffer as written")
       ->check(CLI::ExistingFile);

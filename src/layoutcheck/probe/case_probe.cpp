@@ -372,17 +372,24 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
                 std::to_string(value_deviations) +
                     " probes change the outputs of the element they name, with other values "
                     "than the reference's");
-  if (verdict.probed < verdict.offsets)
-    verdict.not_verified.push_back(std::to_string(verdict.offsets - verdict.probed) + " of " +
-                                   std::to_string(verdict.offsets) +
-                                   " offsets not probed (sampled; raise --max-probes)");
-  // Elements of row 0 the sample skipped cannot be placed: they count as unresolved, not misread.
-  std::vector<bool> row0_probed(static_cast<std::size_t>(setup.stride), false);
-  for (std::int64_t point : points)
-    if (point < setup.stride) row0_probed[static_cast<std::size_t>(point)] = true;
-  const std::int64_t unprobed_row0 = std::count(row0_probed.begin(), row0_probed.end(), false);
+  // A sample stands for the row only where it looked: an element whose claimed offset in row 0 was
+  // not probed is placed by the claim (and counted); one whose offset was probed and did not
+  // answer stays unread.
+  if (verdict.probed < verdict.offsets) {
+    std::vector<bool> row0_probed(static_cast<std::size_t>(setup.stride), false);
+    for (std::int64_t point : points)
+      if (point < setup.stride) row0_probed[static_cast<std::size_t>(point)] = true;
+    const ReadMap claimed = ReadMap::from_contract(setup.claimed);
+    for (std::size_t id = 0; id < reads.offsets.size(); ++id) {
+      const std::int64_t offset = claimed.offsets[id];
+      if (reads.offsets[id] != ReadMap::kNotRead || offset < 0 ||
+          row0_probed[static_cast<std::size_t>(offset)])
+        continue;
+      reads.offsets[id] = offset;
+      ++verdict.placed_by_claim;
+    }
+  }
   finish_read_map(verdict, setup, reads);
-  if (unprobed_row0 > 0 && verdict.probed < verdict.offsets) verdict.agrees_with_diff = false;
   check_output_layouts(subject, request, verdict);
   verdict.runs = kernel.runs();
   return verdict;

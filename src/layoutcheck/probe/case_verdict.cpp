@@ -7,27 +7,53 @@
 
 namespace layoutcheck {
 void CaseVerdict::add(std::string kind, std::string buffer_name, std::string message) {
-  const auto listed = std::count_if(findings.begin(), findings.end(),
-                                    [&](const ProbeFinding& f) { return f.kind == kind; });
-  if (static_cast<std::size_t>(listed) < kMaxListedFindings)
+  if (static_cast<std::size_t>(finding_counts[kind]++) < kMaxListedFindings)
     findings.push_back({std::move(kind), std::move(buffer_name), std::move(message)});
 }
 
-bool CaseVerdict::clean() const {
+std::int64_t CaseVerdict::count(std::string_view kind) const {
+  const auto found = finding_counts.find(kind);
+  return found == finding_counts.end() ? 0 : found->second;
+}
+
+namespace {
+
+// Kinds the conclusion words itself (from the counts beside them); any other is named by kind.
+bool worded_kind(std::string_view kind) {
+  for (std::string_view known :
+       {"dependence", "unresolved", "ambiguous", "row-stride", "output-layout", "values"})
+    if (kind == known) return true;
+  return false;
+}
+
+}  // namespace
+
+bool CaseVerdict::reads_clean() const {
+  const bool hard_findings =
+      std::any_of(finding_counts.begin(), finding_counts.end(),
+                  [](const auto& entry) { return entry.first != "values" && entry.second > 0; });
   return reads.misread == 0 && reads.unresolved == 0 && unresolved == 0 &&
          dependence_mismatches == 0 && row_stride_findings == 0 && outputs_misplaced == 0 &&
-         agrees_with_diff && (!values_checked || values_ok) && not_verified.empty() &&
-         std::none_of(findings.begin(), findings.end(),
-                      [](const ProbeFinding& f) { return f.kind == "not-a-copy"; });
+         agrees_with_diff && not_verified.empty() && !hard_findings;
+}
+
+bool CaseVerdict::clean() const {
+  return reads_clean() && (values_checked ? values_ok : count("values") == 0);
 }
 
 std::string CaseVerdict::conclusion() const {
-  if (clean()) return "clean";
+  if (clean())
+    return sampled() ? "clean on a random sample: " + std::to_string(probed) + " of " +
+                           std::to_string(offsets) + " offsets probed, each read as the claim says"
+                     : "clean";
   std::vector<std::string> parts;
   if (reads.misread > 0)
     parts.push_back("layout misread: " + std::to_string(reads.misread) + " of " +
-                    std::to_string(reads.elements) + " elements");
+                    std::to_string(reads.elements) + " elements" +
+                    (agrees_with_diff ? ", exactly the static diff's set" : ""));
   if (unresolved > 0) parts.push_back(std::to_string(unresolved) + " probes unresolved");
+  if (unresolved == 0 && reads.unresolved > 0)
+    parts.push_back(std::to_string(reads.unresolved) + " elements never read");
   if (dependence_mismatches > 0)
     parts.push_back(std::to_string(dependence_mismatches) +
                     " probes change other outputs than the reference's");
@@ -35,8 +61,16 @@ std::string CaseVerdict::conclusion() const {
   if (outputs_misplaced > 0)
     parts.push_back("output written in another layout: " + std::to_string(outputs_misplaced) +
                     " elements where the model reads others");
-  if (!agrees_with_diff) parts.push_back("disagrees with the static diff");
-  if (values_checked && !values_ok) parts.push_back("values differ from the reference");
+  for (const auto& [kind, number] : finding_counts)
+    if (!worded_kind(kind) && number > 0)
+      parts.push_back(std::to_string(number) + " " + kind + " findings");
+  if (!agrees_with_diff)
+    parts.push_back("the probes and the contracts disagree (the static diff predicts " +
+                    std::to_string(static_diff.misread) + " misread)");
+  const bool values_differ = values_checked ? !values_ok : count("values") > 0;
+  if (values_differ)
+    parts.push_back(parts.empty() ? "no layout misread, values differ from the reference"
+                                  : "values differ from the reference");
   if (!not_verified.empty()) parts.push_back("not everything verified");
   if (parts.empty()) parts.push_back("findings");
   std::string text;
@@ -69,6 +103,9 @@ std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) 
   for (const ProbeFinding& finding : verdict.findings)
     text += "  " + finding.kind + ": " + finding.message + "\n";
   for (const std::string& gap : verdict.not_verified) text += "  not verified: " + gap + "\n";
+  if (verdict.placed_by_claim > 0)
+    text += "  sampled: " + std::to_string(verdict.placed_by_claim) +
+            " elements were placed by the kernel's claim (their offsets were not probed)\n";
   if (verdict.values_checked)
     text += std::string("  values against the reference: ") +
             (verdict.values_ok ? "agree" : "DIFFER") +
@@ -82,6 +119,7 @@ std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) 
       "  static diff of the contracts: " + static_text +
       (verdict.agrees_with_diff ? "; the probes agree exactly" : "; the probes DISAGREE with it") +
       "\n";
+  for (const std::string& note : verdict.notes) text += "  note: " + note + "\n";
   text += "verdict: " + verdict.conclusion() + "\n";
   return text;
 }
@@ -95,7 +133,7 @@ Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
       .set("offsets", verdict.offsets)
       .set("probed", verdict.probed)
       .set("rows_per_run", verdict.rows)
-      .set("runs", verdict.runs)
+      .set("runner_calls", verdict.runs)
       .set("agrees_with_diff", verdict.agrees_with_diff)
       .set("static_misread", verdict.static_diff.misread)
       .set("unresolved_probes", verdict.unresolved)
@@ -109,6 +147,14 @@ Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
                       .set("buffer", finding.buffer)
                       .set("message", finding.message));
   json.set("findings", std::move(findings));
+  Json counts = Json::object();
+  for (const auto& [kind, number] : verdict.finding_counts) counts.set(kind, number);
+  json.set("finding_counts", std::move(counts));
+  json.set("sampled", verdict.sampled()).set("placed_by_claim", verdict.placed_by_claim);
+  Json notes = Json::array();
+  for (const std::string& note : verdict.notes) notes.push(note);
+  json.set("notes", std::move(notes));
+  json.set("details", verdict.details);
   Json values = Json::object();
   values.set("checked", verdict.values_checked)
       .set("agree", verdict.values_ok)

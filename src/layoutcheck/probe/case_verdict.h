@@ -1,10 +1,12 @@
-// The verdict of a probe through the toolkit's generic decoders (data movement, dependence), for
-// any case: what the kernel read, judged against the producer's contract exactly as `diff`
-// judges the consumer's contract, plus what a read map cannot say (a dependence the reference
-// does not have, values that differ) and what could not be verified. Rendered as text and JSON.
+// The verdict of a probe of one buffer, whichever case and decoder produced it (the generic data
+// movement and dependence decoders, GDN's own): what the kernel read, judged against the
+// producer's contract exactly as `diff` judges the consumer's contract, plus what a read map
+// cannot say (a dependence the reference does not have, a value head routed to the wrong key
+// head, values that differ) and what could not be verified. Rendered as text and JSON.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,8 +16,10 @@
 
 namespace layoutcheck {
 
-// One finding: its kind ("dependence", "unresolved", "ambiguous", "not-a-copy", "values",
-// "row-stride"), the buffer it concerns, and one line that names elements and offsets.
+// One finding: its kind ("dependence", "unresolved", "ambiguous", "not-a-copy", "row-stride",
+// "output-layout", "routing", "never-read", ...; "values" is the one soft kind: per-probe value
+// deviations, which the random-input check overrules when it ran), the buffer it concerns, and one
+// line that names elements and offsets.
 struct ProbeFinding {
   std::string kind;
   std::string buffer;
@@ -36,8 +40,9 @@ struct CaseVerdict {
   MisreadReport reads;        // the probed read map (row 0) against the producer
   MisreadReport static_diff;  // the consumer's contract against the producer's
   bool agrees_with_diff = false;
-  // Findings by kind, counted in full, listed up to kMaxListedFindings each.
+  // Findings by kind, counted in full (finding_counts), listed up to kMaxListedFindings each.
   std::vector<ProbeFinding> findings;
+  std::map<std::string, std::int64_t, std::less<>> finding_counts;
   std::int64_t dependence_mismatches = 0;  // probes whose response the reference does not have
   std::int64_t unresolved = 0;             // probes whose response named no or several elements
   std::int64_t row_stride_findings = 0;    // rows read from elsewhere than row 0 says
@@ -48,11 +53,20 @@ struct CaseVerdict {
   bool values_ok = true;
   std::string values_detail;              // the worst difference against the reference
   std::vector<std::string> not_verified;  // checks that could not run, and why
+  // A random sample (probed < offsets) stands for the rest when every probed offset is read as
+  // the kernel's claim says: elements whose claimed offset was not probed are placed by the claim.
+  std::int64_t placed_by_claim = 0;
+  std::vector<std::string> notes;  // context a reviewer needs, not findings
+  Json details = Json::object();   // the decoder's own evidence (JSON only): GDN's lanes
 
   // Every element read from where the producer put it, the same dependences as the reference,
-  // every row alike, the values right, and nothing left unverified.
+  // every row alike, the values right, no finding but soft ones, and nothing left unverified.
   bool clean() const;
-  // One line: "clean", "layout misread: 384 of 512 elements", ...
+  // clean() but for the values: what was read is right (a numeric bug may remain).
+  bool reads_clean() const;
+  bool sampled() const { return probed < offsets; }
+  std::int64_t count(std::string_view kind) const;
+  // One line: "clean", "layout misread: 384 of 512 elements, exactly the static diff's set", ...
   std::string conclusion() const;
   void add(std::string kind, std::string buffer, std::string message);
 };

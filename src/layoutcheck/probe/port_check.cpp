@@ -12,19 +12,31 @@ bool PortCheck::clean() const {
 }
 
 std::string PortCheck::conclusion() const {
-  if (clean()) return "clean";
+  if (clean()) {
+    std::string sampled;
+    for (const CaseVerdict& verdict : buffers)
+      if (verdict.sampled())
+        sampled += (sampled.empty() ? "" : ", ") + verdict.buffer + " on a random sample of " +
+                   std::to_string(verdict.probed) + " of " + std::to_string(verdict.offsets) +
+                   " offsets";
+    return sampled.empty() ? "clean" : "clean (" + sampled + ")";
+  }
   std::string text;
   const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
-  for (const CaseVerdict& verdict : buffers)
-    if (!verdict.clean()) add(verdict.buffer + ": " + verdict.conclusion());
-  const bool misread = std::any_of(buffers.begin(), buffers.end(),
-                                   [](const CaseVerdict& verdict) { return !verdict.clean(); });
+  bool values_differ = values_checked && !values_ok;
+  for (const CaseVerdict& verdict : buffers) {
+    if (!verdict.reads_clean())
+      add(verdict.buffer + ": " + verdict.conclusion());
+    else
+      values_differ = values_differ || !verdict.clean();
+  }
   for (const ProbeFinding& finding : findings) add(finding.kind + ": " + finding.message);
-  if (values_checked && !values_ok)
-    add(misread ? "values differ from the reference, as the findings above explain"
-                : "no layout misread, values differ from the reference");
+  if (values_differ)
+    add(text.empty() ? "no layout misread, values differ from the reference"
+                     : "values differ from the reference, as the findings above explain");
   if (!not_verified.empty()) add("not everything verified");
   if (buffers.empty()) add("nothing probed");
+  if (text.empty()) add("findings");
   return text;
 }
 

@@ -5,7 +5,7 @@
 #include "cases/gdn/reference_runner.h"
 #include "cases/gdn/standard_layouts.h"
 #include "cases/gdn/probe/probe_sweep.h"
-#include "cases/gdn/probe/verdict_render.h"
+#include "cases/gdn/probe/gdn_case_verdict.h"
 
 namespace layoutcheck {
 namespace {
@@ -33,7 +33,7 @@ TEST_P(CorrectKernels, GiveZeroFindingsOverManySeeds) {
           options.seed = static_cast<std::uint64_t>(seed);
           const ProbeVerdict verdict = probe_gdn_runner(
               kernel, ProbeTarget{shape, buffer, layout_of(layouts, buffer), layouts}, options);
-          ASSERT_TRUE(verdict.clean()) << verdict_to_text(verdict);
+          ASSERT_TRUE(verdict.clean()) << case_verdict_text(gdn_case_verdict(verdict));
           EXPECT_EQ(verdict.value_deviations, 0);
           EXPECT_TRUE(verdict.never_read.empty());
         }

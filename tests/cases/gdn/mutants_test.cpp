@@ -184,7 +184,7 @@ TEST_P(Mutants, SkippedL2NormIsNoLayoutMisreadButValuesDiffer) {
     EXPECT_TRUE(verdict.agrees_with_diff);
     EXPECT_GT(verdict.value_deviations, 0);
     EXPECT_FALSE(verdict.values.passed) << verdict.values.detail;
-    EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ");
+    EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ from the reference");
   }
 }
 

@@ -75,7 +75,7 @@ TEST(NeverGuess, ElementsNamedByTheConvStateStandEvenWhenValuesDiffer) {
       probe_gdn_runner(kernel, ProbeTarget{kShape, GdnBuffer::qkvz, layouts.qkvz, layouts});
   EXPECT_TRUE(verdict.layout_ok());
   EXPECT_GT(verdict.value_deviations, 0);
-  EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ");
+  EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ from the reference");
 }
 
 }  // namespace

@@ -91,8 +91,43 @@ TEST(ProbeSweep, WithoutConvStateEvidenceEveryElementIsFoundByPrediction) {
     EXPECT_TRUE(verdict.layout_ok()) << verdict.conclusion();
     EXPECT_EQ(verdict.value_deviations, 0);
     EXPECT_FALSE(verdict.values.conv_state_exact);
-    EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ");
+    EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ from the reference");
   }
+}
+
+}  // namespace
+}  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// A state too large to probe element by element is probed on a seeded random sample, which the
+// verdict names: a kernel that claims [HV,K,V] and reads [HV,V,K] is caught by the sample, one
+// that reads what it claims is clean on it.
+TEST(ProbeSweep, SampledStateCatchesAClaimTheKernelDoesNotKeep) {
+  const GdnShape shape{2, 4, 8, 8, 4};  // 256 state offsets per row
+  const GdnLayouts hkv = flat_gdn_layouts(shape, StateOrder::hkv);
+  ProbeOptions options = quiet_options();
+  options.max_probes = 64;
+
+  ReferenceRunner honest(shape, hkv);
+  const ProbeVerdict clean =
+      probe_gdn_runner(honest, ProbeTarget{shape, GdnBuffer::state, hkv.state, hkv}, options);
+  EXPECT_EQ(clean.probed, 64);
+  EXPECT_EQ(clean.offsets, 256);
+  EXPECT_GT(clean.placed_by_claim, 0);
+  EXPECT_TRUE(clean.clean()) << clean.conclusion();
+  EXPECT_NE(clean.conclusion().find("on a random sample: 64 of 256 offsets"), std::string::npos)
+      << clean.conclusion();
+
+  // Claims [HV,K,V] (the static diff sees nothing), reads [HV,V,K].
+  ReferenceRunner transposed(shape, flat_gdn_layouts(shape, StateOrder::hvk));
+  const ProbeVerdict caught =
+      probe_gdn_runner(transposed, ProbeTarget{shape, GdnBuffer::state, hkv.state, hkv}, options);
+  EXPECT_EQ(caught.static_diff.misread, 0);
+  EXPECT_GT(caught.reads.misread, 0) << caught.conclusion();
+  EXPECT_FALSE(caught.agrees_with_diff);
+  EXPECT_FALSE(caught.clean());
 }
 
 }  // namespace

@@ -10,10 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "layoutcheck/diff/read_map.h"
-#include "cases/gdn/layouts.h"
 #include "cases/gdn/gpu/run_manifest.h"
+#include "cases/gdn/layouts.h"
 #include "cases/gdn/probe/verdict.h"
+#include "layoutcheck/diff/read_map.h"
+#include "layoutcheck/probe/port_check.h"
 
 namespace layoutcheck::gpu {
 
@@ -21,17 +22,17 @@ struct PortedRunOptions {
   // --set NAME=VALUE: applied to every contract that declares NAME; W sets the conv width.
   std::vector<std::pair<std::string, std::int64_t>> overrides;
   std::uint64_t seed = 1;
-  // The state is probed element by element only when its row has at most this many elements
-  // (786432 probes at 16/48/128/128 would take long); larger rows rely on the value check.
-  std::int64_t max_state_probes = 1 << 16;
+  // Offsets probed per buffer at most; a larger row (the state: 786432 offsets at 16/48/128/128)
+  // is probed on a seeded random sample of this many, and the verdict says so.
+  std::int64_t max_probes = 1 << 14;
+  std::int64_t max_state_probes = 1 << 12;
   std::int64_t probe_batch = 64;  // probes per launch (one per batch row)
 };
 
 struct BufferFinding {
   GdnBuffer buffer = GdnBuffer::qkvz;
-  MisreadReport claimed;               // static diff: model's contract vs the kernel's claim
-  std::optional<ProbeVerdict> probed;  // absent when not probed (state too large)
-  std::string not_probed_reason;
+  MisreadReport claimed;  // static diff: model's contract vs the kernel's claim
+  ProbeVerdict probed;    // every offset, or a sample the verdict names
 };
 
 struct PortedRunReport {
@@ -41,9 +42,11 @@ struct PortedRunReport {
   std::vector<BufferFinding> buffers;  // qkvz, ba, state
   ValueCheck values;                   // wired into the model
   bool layout_ok() const;              // every probe clean, and every probe agrees with the claims
-  bool clean() const { return layout_ok() && values.passed; }
-  // "clean", "layout misread: ...", "no layout misread, values differ", ...
-  std::string conclusion() const;
+  bool clean() const { return port_check().clean(); }
+  // "clean", "qkvz: layout misread: ...", "no layout misread, values differ ...", ...
+  std::string conclusion() const { return port_check().conclusion(); }
+  // The report in the toolkit's one port verdict (probe/port_check.h), as every case's `run`.
+  PortCheck port_check() const;
 };
 
 // @post throws InputError (manifest, contracts), RtcError (compile error with the log), GpuError.

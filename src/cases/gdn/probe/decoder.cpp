@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "cases/gdn/standard_layouts.h"
 #include "cases/gdn/probe/state_change_shape.h"
+#include "cases/gdn/standard_layouts.h"
 
 namespace layoutcheck {
 namespace {

@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "cases/gdn/shape.h"
 #include "cases/gdn/probe/predictor.h"
 #include "cases/gdn/probe/response.h"
+#include "cases/gdn/shape.h"
 
 namespace layoutcheck {
 

@@ -27,10 +27,10 @@
 #include <utility>
 
 #include "cases/gdn/layouts.h"
-#include "cases/gdn/problem.h"
+#include "cases/gdn/probe/gdn_case_verdict.h"
 #include "cases/gdn/probe/probe_options.h"
 #include "cases/gdn/probe/probe_sweep.h"
-#include "cases/gdn/probe/verdict_render.h"
+#include "cases/gdn/problem.h"
 
 namespace layoutcheck {
 
@@ -56,8 +56,8 @@ inline ::testing::AssertionResult ReadsGdnBuffer(GdnRunner& kernel, const ProbeT
   if (verdict.clean())
     return ::testing::AssertionSuccess()
            << std::string(gdn_buffer_name(target.buffer)) << ": " << verdict.conclusion();
-  return ::testing::AssertionFailure()
-         << std::string(gdn_buffer_name(target.buffer)) << ": " << verdict_to_text(verdict);
+  return ::testing::AssertionFailure() << std::string(gdn_buffer_name(target.buffer)) << ": "
+                                       << case_verdict_text(gdn_case_verdict(verdict));
 }
 
 // Passes when a kernel claiming to read `layouts` reads buffers laid out by them correctly,

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "layoutcheck/contract/contract.h"
-#include "cases/gdn/reference.h"
 #include "cases/gdn/probe/probe_options.h"
+#include "cases/gdn/reference.h"
+#include "layoutcheck/contract/contract.h"
 
 namespace layoutcheck {
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "cases/gdn/problem.h"
 #include "cases/gdn/probe/probe_options.h"
+#include "cases/gdn/problem.h"
 
 namespace layoutcheck {
 

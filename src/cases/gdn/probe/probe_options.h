@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <functional>
 
-#include "layoutcheck/contract/contract.h"
 #include "cases/gdn/layouts.h"
 #include "cases/gdn/shape.h"
+#include "layoutcheck/contract/contract.h"
 
 namespace layoutcheck {
 
@@ -33,6 +33,9 @@ struct ProbeOptions {
   // Probes per runner call, one per batch row. 0: what the runner prefers, else sized for the
   // CPU models (a few rows, so the fp32 state of one call stays in cache).
   std::int64_t max_batch = 0;
+  // Offsets probed at most; a larger row is probed on a seeded random sample of this many, and the
+  // verdict says so. 0: every offset.
+  std::int64_t max_probes = 0;
   unsigned threads = 0;    // decoding threads; 0: all hardware threads
   std::uint64_t seed = 1;  // the random contents of the buffers not probed
   // A prediction matches when it is within `tolerance` (relative) of the response, plus the

@@ -7,12 +7,12 @@
 #include <utility>
 #include <vector>
 
-#include "cases/gdn/problem.h"
-#include "cases/gdn/reference.h"
 #include "cases/gdn/probe/decoder.h"
 #include "cases/gdn/probe/probe_inputs.h"
 #include "cases/gdn/probe/probe_options.h"
 #include "cases/gdn/probe/response.h"
+#include "cases/gdn/problem.h"
+#include "cases/gdn/reference.h"
 
 namespace layoutcheck {
 

@@ -4,14 +4,16 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numeric>
+#include <random>
 #include <set>
 
-#include "layoutcheck/contract/row_map.h"
-#include "layoutcheck/diff/diff.h"
-#include "layoutcheck/diff/element_range.h"
 #include "cases/gdn/probe/probe_session.h"
 #include "cases/gdn/probe/row_stride_check.h"
 #include "cases/gdn/probe/value_check.h"
+#include "layoutcheck/contract/row_map.h"
+#include "layoutcheck/diff/diff.h"
+#include "layoutcheck/diff/element_range.h"
 
 namespace layoutcheck {
 namespace {
@@ -151,6 +153,42 @@ struct SweepTally {
   }
 };
 
+// A seeded random sample of `limit` offsets of a row, ascending; every offset when the row has at
+// most `limit` (or limit is 0).
+std::vector<std::int64_t> sampled_offsets(std::int64_t row_size, std::int64_t limit,
+                                          std::uint64_t seed) {
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(row_size));
+  std::iota(offsets.begin(), offsets.end(), 0);
+  if (limit <= 0 || row_size <= limit) return offsets;
+  std::mt19937_64 random(seed);
+  for (std::int64_t i = 0; i < limit; ++i) {
+    std::uniform_int_distribution<std::int64_t> pick(i, row_size - 1);
+    std::swap(offsets[static_cast<std::size_t>(i)],
+              offsets[static_cast<std::size_t>(pick(random))]);
+  }
+  offsets.resize(static_cast<std::size_t>(limit));
+  std::sort(offsets.begin(), offsets.end());
+  return offsets;
+}
+
+// A sample stands for the row only where it looked: an element the kernel claims to read from an
+// offset that was not probed takes the claim's offset (so it agrees with the static diff by
+// construction, and the verdict counts it); one whose claimed offset was probed and did not
+// answer stays unread.
+std::int64_t place_unprobed_by_claim(ReadMap& reads, const Contract& consumer,
+                                     const std::vector<std::int64_t>& probed) {
+  const ReadMap claimed = ReadMap::from_contract(consumer);
+  std::int64_t placed = 0;
+  for (std::size_t id = 0; id < reads.offsets.size(); ++id) {
+    if (reads.offsets[id] >= 0 || reads.offsets[id] == ReadMap::kAmbiguous) continue;
+    const std::int64_t offset = claimed.offsets[id];
+    if (std::binary_search(probed.begin(), probed.end(), offset)) continue;
+    reads.offsets[id] = offset;
+    ++placed;
+  }
+  return placed;
+}
+
 }  // namespace
 
 std::int64_t default_probe_batch(const GdnShape& shape) {
@@ -177,7 +215,10 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
   ProbeVerdict verdict;
   verdict.runner = runner.name();
   verdict.buffer = target.buffer;
-  verdict.probed = row_size;
+  const std::vector<std::int64_t> offsets =
+      sampled_offsets(row_size, options.max_probes, options.seed);
+  verdict.offsets = row_size;
+  verdict.probed = static_cast<std::int64_t>(offsets.size());
 
   std::vector<RowStrideEvidence> row_evidence;
   if (options.check_row_stride && batch >= 2) {
@@ -192,16 +233,20 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
   const RowMap owners = RowMap::build(target.producer);
   SweepTally tally;
   tally.offsets_of.resize(static_cast<std::size_t>(consumer.elements()));
-  for (std::int64_t start = 0; start < row_size; start += batch) {
+  const auto probed = static_cast<std::int64_t>(offsets.size());
+  for (std::int64_t start = 0; start < probed; start += batch) {
     std::vector<ProbePoint> points;
-    for (std::int64_t row = 0; row < batch && start + row < row_size; ++row)
-      points.push_back({row, start + row});
+    for (std::int64_t row = 0; row < batch && start + row < probed; ++row)
+      points.push_back({row, offsets[static_cast<std::size_t>(start + row)]});
     for (const ProbeDecoding& decoding : session.probe(points))
       tally.add(target.producer, owners, consumer, decoding);
-    if (options.progress) options.progress(std::min(start + batch, row_size), row_size);
+    ++verdict.runs;
+    if (options.progress) options.progress(std::min(start + batch, probed), probed);
   }
 
   verdict.read_map = tally.read_map();
+  if (probed < row_size)
+    verdict.placed_by_claim = place_unprobed_by_claim(verdict.read_map, consumer, offsets);
   const ReadMap& reads = verdict.read_map;
   verdict.reads = compare_reads(target.producer, consumer, reads);
   verdict.static_diff = diff_contracts(target.producer, consumer);

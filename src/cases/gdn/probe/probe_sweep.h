@@ -9,9 +9,9 @@
 //   verdict.reads.misread  ->  16128 (the same set the static diff names: agrees_with_diff)
 #pragma once
 
-#include "cases/gdn/problem.h"
 #include "cases/gdn/probe/probe_options.h"
 #include "cases/gdn/probe/verdict.h"
+#include "cases/gdn/problem.h"
 
 namespace layoutcheck {
 

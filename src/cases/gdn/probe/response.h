@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "layoutcheck/contract/contract.h"
 #include "cases/gdn/problem.h"
 #include "cases/gdn/shape.h"
+#include "layoutcheck/contract/contract.h"
 
 namespace layoutcheck {
 

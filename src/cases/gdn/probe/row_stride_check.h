@@ -7,9 +7,9 @@
 #include <span>
 #include <vector>
 
-#include "layoutcheck/diff/read_map.h"
 #include "cases/gdn/probe/probe_session.h"
 #include "cases/gdn/probe/verdict.h"
+#include "layoutcheck/diff/read_map.h"
 
 namespace layoutcheck {
 

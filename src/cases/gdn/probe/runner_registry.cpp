@@ -1,7 +1,7 @@
 #include "cases/gdn/probe/runner_registry.h"
 
-#include "cases/gdn/reference_runner.h"
 #include "cases/gdn/probe/mutants.h"
+#include "cases/gdn/reference_runner.h"
 
 namespace layoutcheck {
 

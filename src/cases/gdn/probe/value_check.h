@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "cases/gdn/layouts.h"
-#include "cases/gdn/problem.h"
 #include "cases/gdn/probe/verdict.h"
+#include "cases/gdn/problem.h"
 
 namespace layoutcheck {
 

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "layoutcheck/diff/read_map.h"
 #include "cases/gdn/layouts.h"
+#include "layoutcheck/diff/read_map.h"
 
 namespace layoutcheck {
 
@@ -61,7 +61,11 @@ inline constexpr std::size_t kMaxListedProbes = 20;
 struct ProbeVerdict {
   std::string runner;
   GdnBuffer buffer = GdnBuffer::qkvz;
-  std::int64_t probed = 0;             // offsets probed (the producer's row)
+  std::int64_t offsets = 0;  // offsets of the producer's row
+  std::int64_t probed = 0;   // offsets probed: all, or a seeded random sample
+  std::int64_t runs = 0;     // runner calls of the sweep
+  // Sampled: consumer elements whose claimed offset was not probed, placed by the claim.
+  std::int64_t placed_by_claim = 0;
   ReadMap read_map;                    // consumer element -> offset the kernel read it from
   MisreadReport reads;                 // the probed read map against the producer
   MisreadReport static_diff;           // what the two contracts say
