@@ -41,7 +41,25 @@ bool CaseVerdict::clean() const {
   return reads_clean() && (values_checked ? values_ok : count("values") == 0);
 }
 
-std::string CaseVerdict::conclusion() const {
+bool CaseVerdict::value_noise() const {
+  const bool values_wrong = values_checked && !values_ok;
+  const bool structural = dependence_mismatches > 0 || row_stride_findings > 0 ||
+                          outputs_misplaced > 0 || count("routing") > 0 ||
+                          count("not-a-copy") > 0 || count("never-read") > 0 ||
+                          !not_verified.empty();
+  const std::int64_t placed = reads.misread + std::max(unresolved, reads.unresolved);
+  return values_wrong && !structural && probed > 0 && count("values") * 2 > probed && placed > 0 &&
+         placed * 100 <= probed;
+}
+
+std::string CaseVerdict::conclusion(bool with_values) const {
+  if (value_noise())
+    return "no layout misread the probes can attribute: " + std::to_string(count("values")) +
+           " of " + std::to_string(probed) +
+           " probes' values differ from the reference's, and the " +
+           std::to_string(reads.misread + std::max(unresolved, reads.unresolved)) +
+           " elements placed elsewhere or unresolved are what wrong values look like" +
+           (with_values ? "; values differ from the reference" : "");
   if (clean())
     return sampled() ? "clean on a random sample: " + std::to_string(probed) + " of " +
                            std::to_string(offsets) + " offsets probed, each read as the claim says"
@@ -68,7 +86,7 @@ std::string CaseVerdict::conclusion() const {
     parts.push_back("the probes and the contracts disagree (the static diff predicts " +
                     std::to_string(static_diff.misread) + " misread)");
   const bool values_differ = values_checked ? !values_ok : count("values") > 0;
-  if (values_differ)
+  if (values_differ && (with_values || parts.empty()))
     parts.push_back(parts.empty() ? "no layout misread, values differ from the reference"
                                   : "values differ from the reference");
   if (!not_verified.empty()) parts.push_back("not everything verified");

@@ -64,10 +64,16 @@ struct CaseVerdict {
   bool clean() const;
   // clean() but for the values: what was read is right (a numeric bug may remain).
   bool reads_clean() const;
+  // A numeric bug, not a layout: most probes' values differ from the reference's prediction, the
+  // values are wrong, and the probes place at most 1 % of what they probed elsewhere (or match it
+  // to no single element), with no structural finding (routing, rows, dependences). Those few
+  // placements are side effects of the wrong values and are not reported as a misread.
+  bool value_noise() const;
   bool sampled() const { return probed < offsets; }
   std::int64_t count(std::string_view kind) const;
   // One line: "clean", "layout misread: 384 of 512 elements, exactly the static diff's set", ...
-  std::string conclusion() const;
+  // with_values: the values part too (a port's verdict says it once for all buffers).
+  std::string conclusion(bool with_values = true) const;
   void add(std::string kind, std::string buffer, std::string message);
 };
 
