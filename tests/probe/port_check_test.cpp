@@ -66,6 +66,26 @@ TEST(PortCheck, AMisreadIsNamedAndTheValuesOnce) {
   EXPECT_FALSE(routed.value_noise());  // a structural finding is evidence, whatever the values
 }
 
+// Findings that follow from another buffer's (GDN's state probes under wrong q/k routing) are
+// listed, but the conclusion names the cause, not them.
+TEST(PortCheck, SideEffectsAreNotConclusions) {
+  CaseVerdict qkvz = clean_buffer("qkvz");
+  qkvz.add("routing", "qkvz", "value head 1 reads q and k of key head 0 (expected 0)");
+  CaseVerdict state = numeric_bug(400);
+  state.side_effect_of = "value heads reading q and k of the wrong key head (qkvz)";
+  EXPECT_FALSE(state.clean());
+  EXPECT_NE(state.conclusion().find("follow from value heads reading"), std::string::npos);
+  PortCheck check;
+  check.port = "key_head_modulo";
+  check.buffers = {qkvz, state};
+  check.values_checked = true;
+  check.values_ok = false;
+  EXPECT_FALSE(check.clean());
+  EXPECT_EQ(check.conclusion(),
+            "qkvz: 1 routing findings; values differ from the reference, as the findings above "
+            "explain");
+}
+
 TEST(PortCheck, ASampleIsNamedInTheCleanVerdict) {
   CaseVerdict sampled = clean_buffer("state");
   sampled.offsets = 786432;

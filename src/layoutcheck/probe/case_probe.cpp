@@ -372,6 +372,7 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
                 std::to_string(value_deviations) +
                     " probes change the outputs of the element they name, with other values "
                     "than the reference's");
+  if (value_deviations > 0) verdict.finding_counts["values"] = value_deviations;
   // A sample stands for the row only where it looked: an element whose claimed offset in row 0 was
   // not probed is placed by the claim (and counted); one whose offset was probed and did not
   // answer stays unread.

@@ -53,6 +53,8 @@ bool CaseVerdict::value_noise() const {
 }
 
 std::string CaseVerdict::conclusion(bool with_values) const {
+  if (!side_effect_of.empty() && !clean())
+    return "findings that follow from " + side_effect_of + ", not evidence of their own";
   if (value_noise())
     return "no layout misread the probes can attribute: " + std::to_string(count("values")) +
            " of " + std::to_string(probed) +

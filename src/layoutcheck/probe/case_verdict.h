@@ -57,6 +57,10 @@ struct CaseVerdict {
   // the kernel's claim says: elements whose claimed offset was not probed are placed by the claim.
   std::int64_t placed_by_claim = 0;
   std::vector<std::string> notes;  // context a reviewer needs, not findings
+  // Set when this buffer's findings follow from another's (GDN's state probes decode through q
+  // and k: a kernel routing them wrongly disturbs every state probe): the findings stay listed,
+  // the conclusion names the cause instead of them.
+  std::string side_effect_of;
   Json details = Json::object();   // the decoder's own evidence (JSON only): GDN's lanes
 
   // Every element read from where the producer put it, the same dependences as the reference,

@@ -25,7 +25,7 @@ std::string PortCheck::conclusion() const {
   const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
   bool values_differ = values_checked && !values_ok;
   for (const CaseVerdict& verdict : buffers) {
-    if (!verdict.reads_clean() && !verdict.value_noise())
+    if (!verdict.reads_clean() && !verdict.value_noise() && verdict.side_effect_of.empty())
       add(verdict.buffer + ": " + verdict.conclusion(false));
     else
       values_differ = values_differ || !verdict.clean();

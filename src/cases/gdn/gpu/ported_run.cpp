@@ -51,8 +51,16 @@ bool PortedRunReport::layout_ok() const {
 PortCheck PortedRunReport::port_check() const {
   PortCheck check;
   check.port = kernel;
+  bool misrouted = false;
   for (const BufferFinding& finding : buffers)
-    check.buffers.push_back(gdn_case_verdict(finding.probed));
+    misrouted = misrouted || (finding.buffer == GdnBuffer::qkvz && !finding.probed.routing.empty());
+  for (const BufferFinding& finding : buffers) {
+    CaseVerdict verdict = gdn_case_verdict(finding.probed);
+    // A state probe is decoded through the q and k of its value head's key head.
+    if (misrouted && finding.buffer == GdnBuffer::state)
+      verdict.side_effect_of = "value heads reading q and k of the wrong key head (qkvz)";
+    check.buffers.push_back(std::move(verdict));
+  }
   check.values_checked = true;
   check.values_ok = values.passed;
   char detail[160];

@@ -72,11 +72,14 @@ CaseVerdict gdn_case_verdict(const ProbeVerdict& probe) {
                 std::to_string(probe.read_from_several_offsets) +
                     " elements are read from more than one offset (different heads read them "
                     "from different places)");
+  if (probe.read_from_several_offsets > 0)
+    verdict.finding_counts["several-offsets"] = probe.read_from_several_offsets;
   if (probe.value_deviations > 0)
     verdict.add("values", buffer,
                 std::to_string(probe.value_deviations) +
                     " probes read the element the conv state names, but the heads' values differ "
                     "from the reference's prediction");
+  if (probe.value_deviations > 0) verdict.finding_counts["values"] = probe.value_deviations;
   verdict.values_checked = probe.values.ran;
   verdict.values_ok = probe.values.passed;
   verdict.values_detail = probe.values.detail;
