@@ -4,16 +4,22 @@
 // library's glob, so src/CMakeLists.txt takes this one file out of it and into layoutcheck_gpu.
 #include "cases/builtin_gpu_cases.h"
 
+#include "cases/gdn/bench/gdn_bench_options.h"
+#include "cases/gdn/gpu/gdn_decode_bench.h"
 #include "cases/gdn/gpu/recurrent_abi_binding.h"
 #include "cases/rope/gpu/rope_abi_binding.h"
 
 namespace layoutcheck {
 
-// One line per ABI with a GPU binding. (GDN's decode ABI, gdn_decode_v1, has its own path: `run`
-// with a version-1 manifest.)
-void register_builtin_gpu_cases(gpu::AbiBindingRegistry& registry) {
+// One line per ABI with a GPU binding (GDN's decode ABI, gdn_decode_v1, has its own path: `run`
+// with a version-1 manifest), one per case with a bench.
+void register_builtin_gpu_cases(gpu::AbiBindingRegistry& registry,
+                                gpu::CaseBenchRegistry& benches) {
   registry.add(gpu::gdn_recurrent_abi_binding());
   registry.add(gpu::rope_abi_binding());
+  benches.add({"gdn", [](const BenchRequest& request, const gpu::BenchProgress& progress) {
+                 return gpu::run_gdn_decode_bench(gdn_bench_options(request), progress);
+               }});
 }
 
 }  // namespace layoutcheck

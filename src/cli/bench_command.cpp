@@ -1,7 +1,8 @@
-// layoutcheck bench --case gdn-decode [--batch 1,8,64,256] [--layers 48] [--steps 1024] --out DIR:
-// gates every path against the fp64 reference, times the VALID ones as one graph per path holding
-// all layers, and writes report.md, report.json and chart.svg. Needs a GPU; --from re-renders a
-// recorded report.json anywhere. Exit 0 clean, 1 a path INVALID (or a negative control VALID),
+// layoutcheck bench --case gdn [--batch 1,8,64,256] [--layers 48] [--steps 1024] --out DIR: the
+// case's bench (Case::bench, its GPU half registered in gpu/case_bench.h) gates every path against
+// the reference, times the VALID ones as one graph per path holding all layers, and writes
+// report.md, report.json and chart.svg. Needs a GPU; --from re-renders a recorded report.json
+// anywhere. Exit 0 clean, 1 a path INVALID (or a negative control VALID),
 // 2 usage or input error, or no GPU.
 #include <unistd.h>
 
@@ -17,9 +18,9 @@
 
 #include "commands.h"
 #include "common.h"
-#include "cases/gdn/bench/gdn_bench_options.h"
-#include "layoutcheck/cases/registry.h"
+#include "layoutcheck/bench/bench_request.h"
 #include "layoutcheck/bench/result.h"
+#include "layoutcheck/cases/registry.h"
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/expression.h"
 #include "layoutcheck/contract/read_file.h"
@@ -27,16 +28,16 @@
 #include "layoutcheck/report/markdown_report.h"
 #include "layoutcheck/report/write_report.h"
 #if defined(LAYOUTCHECK_HAVE_GPU)
+#include "layoutcheck/gpu/case_bench.h"
 #include "layoutcheck/gpu/device.h"
-#include "cases/gdn/gpu/gdn_decode_bench.h"
 #endif
 
 namespace layoutcheck::cli {
 namespace {
 
 struct BenchCommandOptions {
-  std::string case_name = "gdn-decode";
-  GdnBenchOptions gdn;
+  std::string case_name = "gdn";
+  BenchRequest request;
   std::vector<std::string> batch_lists;  // --batch as given, "1,8" per occurrence
   std::vector<std::string> assignments;
   std::string out;
@@ -137,40 +138,48 @@ int rerender(const BenchCommandOptions& options) {
 }
 
 int run_bench(BenchCommandOptions& options, const CLI::App& app) {
-  // The bench's GDN paths; "gdn-decode" is the name recorded reports carry. Other cases are
-  // found in the registry but have no bench paths yet: that is said, not silently skipped.
-  if (options.case_name == "gdn") options.case_name = "gdn-decode";
-  if (options.case_name != "gdn-decode") {
-    const bool known = CaseRegistry::instance().find(options.case_name) != nullptr;
-    std::cerr << "layoutcheck bench: "
-              << (known ? "case '" + options.case_name + "' has no bench paths"
-                        : "unknown case '" + options.case_name + "'")
-              << " (benched: gdn, also called gdn-decode)\n";
-    return kInputError;
-  }
   if (!options.from.empty()) {
     reject_run_options(app);
     return rerender(options);
   }
+  // The case by its name or by the name its reports carry ("gdn-decode"); one without a bench is
+  // told so, not silently skipped.
+  std::shared_ptr<const Case> subject = CaseRegistry::instance().find_bench(options.case_name);
+  if (!subject) {
+    std::string benched;
+    for (const auto& known : CaseRegistry::instance().list())
+      if (known->bench()) benched += (benched.empty() ? "" : ", ") + known->name();
+    const bool known = CaseRegistry::instance().find(options.case_name) != nullptr;
+    std::cerr << "layoutcheck bench: "
+              << (known ? "case '" + options.case_name + "' has no bench paths"
+                        : "unknown case '" + options.case_name + "'")
+              << " (benched: " << (benched.empty() ? "none" : benched) << ")\n";
+    return kInputError;
+  }
 
-  if (!options.batch_lists.empty()) options.gdn.batches = parse_batches(options.batch_lists);
-  std::vector<std::pair<std::string, std::int64_t>> overrides;
+  BenchRequest& request = options.request;
+  if (!options.batch_lists.empty()) request.batches = parse_batches(options.batch_lists);
   for (const std::string& text : options.assignments)
-    overrides.push_back(parse_symbol_assignment(text));
-  apply_shape_overrides(options.gdn.shape, overrides);
-  validate_bench_options(options.gdn);
-  options.gdn.overlapped_launches = options.launch == "overlapped";
-  options.gdn.command = options.command_line;
+    request.sizes.push_back(parse_symbol_assignment(text));
+  request.overlapped_launches = options.launch == "overlapped";
+  request.command = options.command_line;
+  validate_bench_request(request);
+  subject->validate_bench(request);
 
 #if defined(LAYOUTCHECK_HAVE_GPU)
+  const gpu::CaseBench* bench = gpu::CaseBenchRegistry::instance().find(subject->name());
+  if (bench == nullptr) {
+    std::cerr << "layoutcheck bench: case '" << subject->name()
+              << "' declares a bench but this build has no GPU half for it\n";
+    return kInputError;
+  }
   if (!gpu::gpu_available()) {
     std::cerr << "layoutcheck bench: needs a GPU: " << gpu::gpu_unavailable_reason()
               << " (--from report.json re-renders a recorded run without one)\n";
     return kInputError;
   }
   ProgressPrinter progress(options.quiet);
-  const BenchReport report =
-      gpu::run_gdn_decode_bench(options.gdn, [&](const std::string& line) { progress(line); });
+  const BenchReport report = bench->run(request, [&](const std::string& line) { progress(line); });
   progress.finish();
   return finish_with(report, options.out);
 #else
@@ -207,20 +216,23 @@ Command setup_bench_command(CLI::App& parent) {
       "Gate every decode path against the fp64 reference, time the VALID ones (one graph per path "
       "holding all layers) and write report.md, report.json and chart.svg. Needs a GPU. "
       "Exit 0: clean, 1: a path INVALID, 2: usage or input error, or no GPU");
-  app->add_option("--case", options->case_name, "What to bench")->default_val("gdn-decode");
+  app->add_option("--case", options->case_name,
+                  "The case to bench (layoutcheck cases lists each one's bench paths)")
+      ->default_val("gdn");
   app->add_option("--batch", options->batch_lists, "Batch sizes, comma separated")
       ->type_name("INT,...")
       ->default_str("1,8,64,256");
-  app->add_option("--layers", options->gdn.layers, "Layers per graph, each with its own buffers")
+  app->add_option("--layers", options->request.layers,
+                  "Layers per graph, each with its own buffers")
       ->check(whole_number())
       ->default_val(48);
-  app->add_option("--steps", options->gdn.steps, "Length of the multi-step gate")
+  app->add_option("--steps", options->request.steps, "Length of the multi-step gate")
       ->check(whole_number())
       ->default_val(1024);
-  app->add_option("--replays", options->gdn.replays, "Timed graph replays per path and batch")
+  app->add_option("--replays", options->request.replays, "Timed graph replays per path and batch")
       ->check(whole_number())
       ->default_val(100);
-  app->add_option("--warmup", options->gdn.warmup_replays, "Untimed replays before timing")
+  app->add_option("--warmup", options->request.warmup_replays, "Untimed replays before timing")
       ->check(whole_number())
       ->default_val(10);
   app->add_option(
@@ -237,7 +249,7 @@ Command setup_bench_command(CLI::App& parent) {
                   "Re-render a recorded report.json (no GPU needed) instead of running")
       ->check(CLI::ExistingFile);
   app->add_flag("--quiet", options->quiet, "No progress lines on stderr");
-  app->add_flag("!--no-probe", options->gdn.gpu_probe,
+  app->add_flag("!--no-probe", options->request.gpu_probe,
                 "Take the negative control's misread count from the static diff instead of a GPU "
                 "one-hot sweep");
   return {app, [options, app] {

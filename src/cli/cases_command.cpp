@@ -1,5 +1,5 @@
 // layoutcheck cases [--json]: the registered cases, each with its buffers (role, dtype, default
-// contract), the kernel ABIs a port may implement, its decoders and its CPU mutants.
+// contract), the kernel ABIs a port may implement, its decoders, its CPU mutants and its bench.
 #include <iostream>
 
 #include "commands.h"
@@ -39,6 +39,16 @@ int run_cases(bool json) {
       Json mutants = Json::array();
       for (const auto& [name, description] : known->mutants())
         mutants.push(Json::object().set("name", name).set("description", description));
+      Json bench;  // null: no bench
+      if (const auto declared = known->bench()) {
+        Json paths = Json::array();
+        for (const BenchPathSpec& path : declared->paths)
+          paths.push(Json::object()
+                         .set("name", path.name)
+                         .set("description", path.description)
+                         .set("negative_control", path.negative_control));
+        bench = Json::object().set("report_name", declared->report_name).set("paths", paths);
+      }
       all.push(Json::object()
                    .set("name", known->name())
                    .set("summary", known->summary())
@@ -46,7 +56,8 @@ int run_cases(bool json) {
                    .set("abis", std::move(abis))
                    .set("decoders", std::move(decoders))
                    .set("default_probe_buffer", known->default_probe_buffer())
-                   .set("mutants", std::move(mutants)));
+                   .set("mutants", std::move(mutants))
+                   .set("bench", std::move(bench)));
     }
     std::cout << all.dump() << "\n";
     return kClean;
@@ -71,6 +82,13 @@ int run_cases(bool json) {
     std::cout << "  decoders:";
     for (const std::string& name : known->decoders()) std::cout << " " << name;
     std::cout << " (default buffer " << known->default_probe_buffer() << ")\n";
+    if (const auto declared = known->bench()) {
+      std::cout << "  bench paths (layoutcheck bench --case " << known->name()
+                << "; the first is the baseline):\n";
+      for (const BenchPathSpec& path : declared->paths)
+        std::cout << "    " << pad_right(path.name, 18) << path.description
+                  << (path.negative_control ? " [negative control]" : "") << "\n";
+    }
     const auto mutants = known->mutants();
     if (!mutants.empty()) {
       std::cout << "  cpu mutants:\n";

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "cases/gdn/bench/gdn_bench_options.h"
 #include "cases/gdn/probe/mutants.h"
 #include "cases/gdn/random_problem.h"
 #include "cases/gdn/reference_runner.h"
@@ -74,6 +75,24 @@ class GdnCase : public Case {
   }
   std::vector<std::string> decoders() const override {
     return {std::string(kGdnDecoder), std::string(kDependenceDecoder)};
+  }
+  std::optional<BenchDeclaration> bench() const override {
+    return BenchDeclaration{
+        "gdn-decode",
+        {"H", "HV", "K", "V", "W"},
+        {{kGdnBaseline,
+          "the framework's path: conv, gating, recurrent update, norm as separate "
+          "kernels over the flat layout",
+          false},
+         {kGdnAdapterUpstream, "a layout adapter, then the kernel built for the interleaved layout",
+          false},
+         {kGdnNative, "the fused kernel built for the flat layout", false},
+         {kGdnUpstreamDirect, "the interleaved kernel fed flat buffers (must come out INVALID)",
+          true}}};
+  }
+  void validate_bench(const BenchRequest& request) const override {
+    GdnBenchOptions options = gdn_bench_options(request);
+    validate_bench_options(options);
   }
   std::string default_probe_buffer() const override { return "qkvz"; }
   std::string buffer_described_by(const Contract& contract) const override {

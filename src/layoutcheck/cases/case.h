@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "layoutcheck/bench/bench_request.h"
 #include "layoutcheck/cases/buffers.h"
 #include "layoutcheck/contract/contract.h"
 
@@ -100,6 +101,14 @@ class Case {
   virtual std::string buffer_described_by(const Contract& contract) const {
     return contract.buffer;
   }
+
+  // The case's bench (`layoutcheck bench --case`): its paths, the first the baseline, and what
+  // its reports record; nullopt when it has none. Its GPU half registers the run itself
+  // (gpu/case_bench.h).
+  virtual std::optional<BenchDeclaration> bench() const { return std::nullopt; }
+  // @post throws InputError (rule "usage") naming what the case's bench cannot take: a size it
+  //       does not have, sizes past its kernels' bounds. Run after validate_bench_request.
+  virtual void validate_bench(const BenchRequest& /*request*/) const {}
 
   // The spec of one buffer; nullopt when the case has none of that name.
   std::optional<BufferSpec> buffer(std::string_view name) const;

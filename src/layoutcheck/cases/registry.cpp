@@ -51,4 +51,12 @@ std::vector<std::shared_ptr<const Case>> CaseRegistry::list() const {
   return cases_;
 }
 
+std::shared_ptr<const Case> CaseRegistry::find_bench(std::string_view report_name) const {
+  for (const auto& known : list()) {
+    const std::optional<BenchDeclaration> bench = known->bench();
+    if (bench && (bench->report_name == report_name || known->name() == report_name)) return known;
+  }
+  return nullptr;
+}
+
 }  // namespace layoutcheck

@@ -22,6 +22,8 @@ class CaseRegistry {
   std::shared_ptr<const Case> get(std::string_view name) const;
   std::shared_ptr<const Case> find(std::string_view name) const;  // nullptr when unknown
   std::vector<std::shared_ptr<const Case>> list() const;          // sorted by name
+  // The case whose bench reports carry `report_name` (or that is named so); nullptr when none.
+  std::shared_ptr<const Case> find_bench(std::string_view report_name) const;
 
  private:
   mutable std::mutex mutex_;

@@ -5,16 +5,21 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cases/gdn/bench/gdn_bench_options.h"
+#include "layoutcheck/cases/registry.h"
 
 namespace layoutcheck {
 
 namespace {
 
-constexpr const char* kGdnCase = "gdn-decode";
-
 std::string indexed(const std::string& list, std::size_t index) {
   return list + "[" + std::to_string(index) + "]";
+}
+
+std::string sizes_text(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return text;
 }
 
 std::string numbers_text(const std::vector<std::int64_t>& values) {
@@ -37,7 +42,7 @@ void require_positive(const std::string& member, std::int64_t value) {
   if (value < 1) reject_report_member(member, "must be 1 or more, got " + std::to_string(value));
 }
 
-void check_problem(const BenchReport& report) {
+void check_problem(const BenchReport& report, const BenchDeclaration& declared) {
   require_positive("layers", report.layers);
   if (report.batches.empty()) reject_report_member("batches", "lists no batch");
   for (std::size_t i = 0; i < report.batches.size(); ++i) {
@@ -49,12 +54,11 @@ void check_problem(const BenchReport& report) {
   }
   if (report.sizes.empty()) reject_report_member("sizes", "no problem size recorded");
   for (const auto& [name, value] : report.sizes) require_positive("sizes." + name, value);
-  if (report.case_name == kGdnCase)
-    for (const char* name : {"H", "HV", "K", "V", "W"})
-      if (std::none_of(report.sizes.begin(), report.sizes.end(),
-                       [&](const auto& size) { return size.first == name; }))
-        reject_report_member("sizes." + std::string(name),
-                             "missing (gdn-decode records H, HV, K, V and W)");
+  for (const std::string& name : declared.sizes)
+    if (std::none_of(report.sizes.begin(), report.sizes.end(),
+                     [&](const auto& size) { return size.first == name; }))
+      reject_report_member("sizes." + name, "missing (" + declared.report_name + " records " +
+                                                sizes_text(declared.sizes) + ")");
 }
 
 void check_names(const BenchReport& report) {
@@ -88,16 +92,17 @@ void check_multi_step(const std::string& member, const MultiStepGate& gate) {
                              std::to_string(gate.steps) + "), got [" + numbers_text(steps) + "]");
 }
 
-void check_negative_control(const std::string& member, const BenchReport& report,
+void check_negative_control(const std::string& member, const BenchDeclaration& declared,
                             const PathResult& path) {
-  if (report.case_name != kGdnCase) return;
   // The control is what the case defines, not what the file says: a path flagged as a control
   // would hide its INVALID verdict from the findings, and a control unflagged would get ratios.
-  const bool control = path.name == kGdnUpstreamDirect;
+  const bool control = std::any_of(
+      declared.paths.begin(), declared.paths.end(),
+      [&](const BenchPathSpec& spec) { return spec.name == path.name && spec.negative_control; });
   if (path.negative_control != control)
     reject_report_member(member + ".negative_control",
-                         path.name + (control ? " is" : " is not") +
-                             " the gdn-decode negative control, but is recorded as " +
+                         path.name + (control ? " is" : " is not") + " the " +
+                             declared.report_name + " negative control, but is recorded as " +
                              (path.negative_control ? "true" : "false"));
 }
 
@@ -140,7 +145,8 @@ void check_batches(const std::string& member, const BenchReport& report, const P
   }
 }
 
-void check_path(const std::string& member, const BenchReport& report, const PathResult& path) {
+void check_path(const std::string& member, const BenchReport& report,
+                const BenchDeclaration& declared, const PathResult& path) {
   if (path.gates.overlapped_launches && !report.method.overlapped_launches)
     reject_report_member(member + ".gates.overlapped_launches",
                          path.name + ": an overlapped-launch gate in a run that launches serially");
@@ -150,7 +156,7 @@ void check_path(const std::string& member, const BenchReport& report, const Path
       reject_report_member(member + ".gates.probe",
                            path.name + ": " + std::to_string(probe->misread) + " of " +
                                std::to_string(probe->elements) + " elements misread");
-  check_negative_control(member, report, path);
+  check_negative_control(member, declared, path);
   check_verdict(member, report, path);
   check_batches(member, report, path);
 }
@@ -162,10 +168,15 @@ void reject_report_member(const std::string& member, const std::string& what) {
 }
 
 void check_recorded_report(const BenchReport& report) {
-  check_problem(report);
+  // What the case declares of its bench, not what the file says.
+  const std::shared_ptr<const Case> subject = CaseRegistry::instance().find_bench(report.case_name);
+  if (!subject)
+    reject_report_member("case", "'" + report.case_name + "' is not the bench of any case here");
+  const BenchDeclaration declared = *subject->bench();
+  check_problem(report, declared);
   check_names(report);
   for (std::size_t i = 0; i < report.paths.size(); ++i)
-    check_path(indexed("paths", i), report, report.paths[i]);
+    check_path(indexed("paths", i), report, declared, report.paths[i]);
 }
 
 }  // namespace layoutcheck

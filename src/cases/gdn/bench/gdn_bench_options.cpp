@@ -23,31 +23,34 @@ void apply_shape_overrides(GdnShape& shape,
   }
 }
 
+GdnBenchOptions gdn_bench_options(const BenchRequest& request) {
+  GdnBenchOptions options;
+  apply_shape_overrides(options.shape, request.sizes);
+  options.batches = request.batches;
+  options.layers = request.layers;
+  options.steps = request.steps;
+  options.warmup_replays = request.warmup_replays;
+  options.replays = request.replays;
+  options.overlapped_launches = request.overlapped_launches;
+  options.gpu_probe = request.gpu_probe;
+  options.command = request.command;
+  return options;
+}
+
 void validate_bench_options(GdnBenchOptions& options) {
-  if (options.batches.empty())
-    throw_usage_error("--batch lists no batch size", "e.g. --batch 1,8,64,256");
-  for (std::int64_t batch : options.batches)
-    if (batch < 1)
-      throw_usage_error("--batch " + std::to_string(batch) + " is not a positive batch size",
-                        "batch sizes are 1 or more");
-  std::sort(options.batches.begin(), options.batches.end());
-  const auto repeated = std::adjacent_find(options.batches.begin(), options.batches.end());
-  if (repeated != options.batches.end())
-    throw_usage_error("--batch lists " + std::to_string(*repeated) + " twice",
-                      "list each batch once");
-  if (options.layers < 1) throw_usage_error("--layers must be 1 or more", "e.g. --layers 48");
-  // No multi-step gate makes every path INVALID, so a run without one is a mistake.
-  if (options.steps < 1) throw_usage_error("--steps must be 1 or more", "e.g. --steps 1024");
+  BenchRequest shared;
+  shared.batches = options.batches;
+  shared.layers = options.layers;
+  shared.steps = options.steps;
+  shared.replays = std::min(options.replays, options.hot_replays);
+  shared.warmup_replays = options.warmup_replays;
+  validate_bench_request(shared);
+  options.batches = shared.batches;
   if (options.multi_step_batch < 1) throw_usage_error("the multi-step batch must be 1 or more", "");
-  if (options.replays < 1 || options.hot_replays < 1)
-    throw_usage_error("--replays must be 1 or more", "e.g. --replays 100");
-  if (options.warmup_replays < 0)
-    throw_usage_error("--warmup must be 0 or more", "e.g. --warmup 10");
   if (!options.shape.valid())
-    throw_usage_error(
-        "the GDN shape is invalid (sizes positive, W >= 2, HV a multiple of H)",
-        "e.g. --set H=16 --set HV=48");  // The kernels index a row with 32-bit offsets and a grid
-                                         // of at most 65535 rows; past those
+    throw_usage_error("the GDN shape is invalid (sizes positive, W >= 2, HV a multiple of H)",
+                      "e.g. --set H=16 --set HV=48");
+  // The kernels index a row with 32-bit offsets and a grid of at most 65535 rows; past those
   // bounds (and a layer count no graph holds) byte counts would overflow before any launch.
   const GdnShape& s = options.shape;
   const double row =

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cases/gdn/shape.h"
+#include "layoutcheck/bench/bench_request.h"
 
 namespace layoutcheck {
 
@@ -35,10 +36,14 @@ struct GdnBenchOptions {
 inline constexpr std::int64_t kMaxBenchBatch = 65535;
 inline constexpr std::int64_t kMaxBenchLayers = 4096;
 
+// The GDN decode bench's options for a request: the shared knobs, and --set on the shape.
+// @post throws InputError (rule "usage") for a size that is not H, HV, K, V or W.
+GdnBenchOptions gdn_bench_options(const BenchRequest& request);
+
 // @post throws InputError (rule "usage", location "<command line>") naming the first bad value:
-//       no batch, a batch < 1, a repeated batch, layers < 1, steps < 1, replays < 1, warm-up < 0,
-//       an invalid shape; sizes past the kernels' bounds (a state row of 2^31 elements, a batch
-//       over kMaxBenchBatch, layers over kMaxBenchLayers). Sorts the batches ascending.
+//       what validate_bench_request refuses, an invalid shape; sizes past the kernels' bounds (a
+//       state row of 2^31 elements, a batch over kMaxBenchBatch, layers over kMaxBenchLayers).
+//       Sorts the batches ascending.
 void validate_bench_options(GdnBenchOptions& options);
 
 // Applies --set NAME=VALUE to the shape: H, HV, K, V or W; anything else is an InputError (rule

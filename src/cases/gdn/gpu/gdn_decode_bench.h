@@ -8,10 +8,10 @@
 
 #include "cases/gdn/bench/gdn_bench_options.h"
 #include "layoutcheck/bench/result.h"
+#include "layoutcheck/gpu/case_bench.h"
 
 namespace layoutcheck::gpu {
 
-using BenchProgress = std::function<void(const std::string&)>;
 
 // @pre validate_bench_options(options) passed.
 // @post throws GpuError when no GPU can be used, or a GPU call fails outside a path's gates (a
