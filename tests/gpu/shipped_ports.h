@@ -2,13 +2,17 @@
 // manifest as `layoutcheck run` does, and check the port it names exactly as `run` checks it.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
+#include <vector>
 
 #include "cases/builtin_cases.h"
 #include "cases/builtin_gpu_cases.h"
 #include "layoutcheck/cases/port_manifest.h"
 #include "layoutcheck/cases/registry.h"
 #include "layoutcheck/gpu/port_runner.h"
+#include "layoutcheck/gpu/rtc.h"
 #include "layoutcheck/probe/port_check.h"
 
 namespace layoutcheck::testing {
@@ -24,6 +28,19 @@ inline PortManifest load_port(const std::string& path) {
   PortManifestOptions options;
   options.contracts_folder = LAYOUTCHECK_CONTRACTS_DIR;
   return load_port_manifest(path, options);
+}
+
+// Every named port of probes/<folder>/ compiles at run time (NVRTC and hipRTC need no GPU) and
+// exports `entry`.
+inline void expect_ports_compile(const std::string& folder, const std::vector<std::string>& names,
+                                 const std::string& entry, const std::string& arch) {
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const PortManifest port = load_port(shipped_probes(folder) + name + ".yaml");
+    const gpu::RtcCode code = gpu::rtc_compile(gpu::port_source(port), arch);
+    EXPECT_FALSE(code.code.empty());
+    EXPECT_EQ(code.lowered_names.count(entry), 1u);
+  }
 }
 
 inline PortCheck check_shipped_port(const PortManifest& port) {

@@ -98,6 +98,16 @@ std::string CaseVerdict::conclusion(bool with_values) const {
   return text;
 }
 
+Json findings_json(const std::vector<ProbeFinding>& findings) {
+  Json json = Json::array();
+  for (const ProbeFinding& finding : findings)
+    json.push(Json::object()
+                  .set("kind", finding.kind)
+                  .set("buffer", finding.buffer)
+                  .set("message", finding.message));
+  return json;
+}
+
 std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) {
   const MisreadReport& reads = verdict.reads;
   std::string text = "probe (" + verdict.case_name + ", " + verdict.decoder +
@@ -160,13 +170,7 @@ Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
       .set("dependence_mismatches", verdict.dependence_mismatches)
       .set("row_stride_findings", verdict.row_stride_findings)
       .set("outputs_misplaced", verdict.outputs_misplaced);
-  Json findings = Json::array();
-  for (const ProbeFinding& finding : verdict.findings)
-    findings.push(Json::object()
-                      .set("kind", finding.kind)
-                      .set("buffer", finding.buffer)
-                      .set("message", finding.message));
-  json.set("findings", std::move(findings));
+  json.set("findings", findings_json(verdict.findings));
   Json counts = Json::object();
   for (const auto& [kind, number] : verdict.finding_counts) counts.set(kind, number);
   json.set("finding_counts", std::move(counts));

@@ -61,7 +61,7 @@ struct CaseVerdict {
   // and k: a kernel routing them wrongly disturbs every state probe): the findings stay listed,
   // the conclusion names the cause instead of them.
   std::string side_effect_of;
-  Json details = Json::object();   // the decoder's own evidence (JSON only): GDN's lanes
+  Json details = Json::object();  // the decoder's own evidence (JSON only): GDN's lanes
 
   // Every element read from where the producer put it, the same dependences as the reference,
   // every row alike, the values right, no finding but soft ones, and nothing left unverified.
@@ -82,6 +82,7 @@ struct CaseVerdict {
 };
 
 std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs = 8);
+Json findings_json(const std::vector<ProbeFinding>& findings);  // [{kind, buffer, message}]
 Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs = kMaxStoredRuns);
 
 }  // namespace layoutcheck

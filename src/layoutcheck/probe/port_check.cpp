@@ -77,18 +77,12 @@ std::string port_check_text(const PortCheck& check) {
 Json port_check_json(const PortCheck& check) {
   Json buffers = Json::array();
   for (const CaseVerdict& verdict : check.buffers) buffers.push(case_verdict_json(verdict));
-  Json findings = Json::array();
-  for (const ProbeFinding& finding : check.findings)
-    findings.push(Json::object()
-                      .set("kind", finding.kind)
-                      .set("buffer", finding.buffer)
-                      .set("message", finding.message));
   Json gaps = Json::array();
   for (const std::string& gap : check.not_verified) gaps.push(gap);
   return Json::object()
       .set("port", check.port)
       .set("buffers", std::move(buffers))
-      .set("findings", std::move(findings))
+      .set("findings", findings_json(check.findings))
       .set("not_verified", std::move(gaps))
       .set("values", Json::object()
                          .set("checked", check.values_checked)

@@ -27,13 +27,9 @@ const CaseVerdict& buffer_verdict(const PortCheck& check, const std::string& buf
 }
 
 TEST(RecurrentPorts, EveryPortCompilesWithoutAGpu) {
-  for (const char* name : {"recurrent_port", "recurrent_hvk_port", "recurrent_key_head_modulo"}) {
-    SCOPED_TRACE(name);
-    const PortManifest port = load_port(kProbes + name + ".yaml");
-    const RtcCode code = rtc_compile(port_source(port), compile_arch());
-    EXPECT_FALSE(code.code.empty());
-    EXPECT_EQ(code.lowered_names.count("gdn_recurrent_port"), 1u);
-  }
+  layoutcheck::testing::expect_ports_compile(
+      "gdn", {"recurrent_port", "recurrent_hvk_port", "recurrent_key_head_modulo"},
+      "gdn_recurrent_port", compile_arch());
 }
 
 TEST(RecurrentPorts, CorrectPortIsClean) {

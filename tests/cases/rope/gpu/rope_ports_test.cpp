@@ -36,13 +36,9 @@ CaseVerdict probe_port(const PortManifest& port) {
 }
 
 TEST(RopePorts, EveryPortCompilesWithoutAGpu) {
-  for (const char* name : {"half_split_port", "interleaved_port", "rows_packed_port"}) {
-    SCOPED_TRACE(name);
-    const PortManifest port = manifest(kProbes + name + ".yaml");
-    const RtcCode code = rtc_compile(port_source(port), compile_arch());
-    EXPECT_FALSE(code.code.empty());
-    EXPECT_EQ(code.lowered_names.count("rope_port"), 1u);
-  }
+  layoutcheck::testing::expect_ports_compile(
+      "rope", {"half_split_port", "interleaved_port", "rows_packed_port"}, "rope_port",
+      compile_arch());
 }
 
 TEST(RopePorts, HalfSplitPortIsClean) {
