@@ -126,11 +126,10 @@ int finish_with(const BenchReport& report, const std::string& out) {
 }
 
 int rerender(const BenchCommandOptions& options) {
-  const std::optional<std::string> text = read_text_file(options.from);
-  if (!text) throw std::runtime_error("cannot read " + options.from);
+  const std::string text = read_file_capped(options.from, kMaxBenchReportBytes, "a bench report");
   BenchReport report;
   try {
-    report = bench_report_from_json(Json::parse(*text));
+    report = bench_report_from_json(Json::parse(text));
   } catch (const std::runtime_error& error) {  // the file, then the line or member in it
     throw std::runtime_error(options.from + ": " + error.what());
   }

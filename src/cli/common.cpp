@@ -79,6 +79,17 @@ CLI::Validator finite_number_above(double minimum) {
   });
 }
 
+CLI::Validator finite_number_between(double minimum, double maximum) {
+  std::ostringstream bounds;
+  bounds << minimum << " to " << maximum;
+  return checked("a finite number from " + bounds.str(),
+                 [minimum, maximum](const std::string& input) {
+                   double value = 0;
+                   return parse_whole(input, value) && std::isfinite(value) && value >= minimum &&
+                          value <= maximum;
+                 });
+}
+
 void add_max_elements_option(CLI::App* app, std::int64_t& max_elements) {
   app->add_option("--max-elements", max_elements,
                   "Cap on logical elements and row size per contract (default 2^26)")

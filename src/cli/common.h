@@ -33,6 +33,8 @@ CLI::Validator integer_at_least(std::int64_t minimum);
 CLI::Validator unsigned_integer();
 //   "--tolerance: expected a finite number above 0, got 'nan'"
 CLI::Validator finite_number_above(double minimum);
+//   "--width: expected a finite number from 400 to 20000, got 'nan'"
+CLI::Validator finite_number_between(double minimum, double maximum);
 
 // Binds "--max-elements N" (positive), the cap on a contract's elements and row size, for every
 // command that loads contracts: the cap's error message tells the user to raise it with this.

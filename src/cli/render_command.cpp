@@ -60,7 +60,7 @@ Command setup_render_command(CLI::App& parent) {
   add_set_option(app, options->assignments);
   add_max_elements_option(app, options->max_elements);
   app->add_option("--width", options->width, "Picture width in px")
-      ->check(CLI::Range(400.0, 20000.0));
+      ->check(finite_number_between(400, 20000));
   return {app, [options] { return run_render(*options); }};
 }
 

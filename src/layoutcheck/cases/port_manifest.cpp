@@ -253,12 +253,9 @@ class Reader {
 }  // namespace
 
 PortManifest load_port_manifest(const std::string& path, const PortManifestOptions& options) {
-  const std::optional<std::string> text = read_text_file(path);
-  if (!text)
-    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io",
-                                "cannot read the manifest '" + path + "'", ""});
+  const std::string text = read_file_capped(path, kMaxManifestBytes, "a manifest");
   std::vector<Diagnostic> diagnostics;
-  const std::optional<YamlNode> root = parse_yaml(*text, path, diagnostics);
+  const std::optional<YamlNode> root = parse_yaml(text, path, diagnostics);
   if (!root) throw InputError(std::move(diagnostics));
   return Reader(path).read(*root, options);
 }

@@ -327,7 +327,8 @@ std::int64_t Expression::evaluate(const SymbolTable& symbols) const {
       case Node::Kind::ceil_div:
         if (right <= 0)
           fail(where_, node.column, "divisibility",
-               "'" + part + "' divides by " + (right == 0 ? std::string("zero") : std::to_string(right)),
+               "'" + part + "' divides by " +
+                   (right == 0 ? std::string("zero") : std::to_string(right)),
                "ceil_div(a, b) needs b > 0; check the symbol values");
         // Truncation rounds towards zero: up already for a negative a, one short for a positive
         // a with a remainder. No intermediate can overflow.

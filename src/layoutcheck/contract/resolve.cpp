@@ -49,6 +49,76 @@ void apply_overrides(std::vector<Symbol>& symbols, const LoadOptions& options,
   }
 }
 
+// The cycles among the unresolved derived symbols `left` (indices into the inputs' order): each
+// strongly connected component with more than one member or a use of itself, its members in file
+// order, the components in the order of their first member. Iterative Tarjan: a chain of 50 000
+// symbols must not exhaust the stack.
+std::vector<std::vector<std::size_t>> symbol_cycles(
+    const std::vector<std::size_t>& left, const std::vector<std::vector<std::string>>& inputs,
+    const std::map<std::string, std::size_t, std::less<>>& index, const std::vector<bool>& done) {
+  const std::size_t n = inputs.size();
+  constexpr std::size_t kUnseen = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> number(n, kUnseen), low(n, 0);
+  std::vector<bool> on_stack(n, false);
+  std::vector<std::size_t> stack;
+  std::vector<std::vector<std::size_t>> cycles;
+  std::size_t counter = 0;
+  const auto edges = [&](std::size_t v) {
+    std::vector<std::size_t> next;
+    for (const std::string& name : inputs[v])
+      if (const auto found = index.find(name); found != index.end() && !done[found->second])
+        next.push_back(found->second);
+    return next;
+  };
+  struct Frame {
+    std::size_t node;
+    std::vector<std::size_t> next;
+    std::size_t at = 0;
+  };
+  for (std::size_t root : left) {
+    if (number[root] != kUnseen) continue;
+    std::vector<Frame> frames;
+    const auto enter = [&](std::size_t v) {
+      number[v] = low[v] = counter++;
+      stack.push_back(v);
+      on_stack[v] = true;
+      frames.push_back({v, edges(v)});
+    };
+    enter(root);
+    while (!frames.empty()) {
+      Frame& frame = frames.back();
+      if (frame.at < frame.next.size()) {
+        const std::size_t w = frame.next[frame.at++];
+        if (number[w] == kUnseen)
+          enter(w);
+        else if (on_stack[w])
+          low[frame.node] = std::min(low[frame.node], number[w]);
+        continue;
+      }
+      const std::size_t v = frame.node;
+      const bool uses_itself =
+          std::find(frame.next.begin(), frame.next.end(), v) != frame.next.end();
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().node] = std::min(low[frames.back().node], low[v]);
+      if (low[v] != number[v]) continue;
+      std::vector<std::size_t> component;
+      std::size_t w;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        on_stack[w] = false;
+        component.push_back(w);
+      } while (w != v);
+      if (component.size() > 1 || uses_itself) {
+        std::sort(component.begin(), component.end());
+        cycles.push_back(std::move(component));
+      }
+    }
+  }
+  std::sort(cycles.begin(), cycles.end());
+  return cycles;
+}
+
 }  // namespace
 
 SymbolTable resolve_symbols(std::vector<Symbol>& symbols, const LoadOptions& options,
@@ -59,33 +129,37 @@ SymbolTable resolve_symbols(std::vector<Symbol>& symbols, const LoadOptions& opt
   for (const Symbol& symbol : symbols)
     if (!symbol.derived_from && !failed.count(symbol.name))
       table.emplace(symbol.name, symbol.value);
-  // Derived symbols in dependency order, whatever order the file lists them in: each pass
-  // computes those whose inputs are known (or are no symbol at all, which evaluate() reports).
-  std::set<std::string, std::less<>> derived;
-  for (const Symbol& symbol : symbols)
-    if (symbol.derived_from) derived.insert(symbol.name);
-  std::vector<Symbol*> pending;
+  // Derived symbols in dependency order, whatever order the file lists them in (Kahn's algorithm:
+  // linear in the symbols and their uses, so 50 000 symbols listed backwards resolve at once).
+  std::map<std::string, std::size_t, std::less<>> index;  // derived symbol -> position in `order`
+  std::vector<Symbol*> order;
   for (Symbol& symbol : symbols)
-    if (symbol.derived_from) pending.push_back(&symbol);
-  for (bool progress = true; progress && !pending.empty();) {
-    progress = false;
-    for (auto it = pending.begin(); it != pending.end();) {
-      Symbol& symbol = **it;
-      const std::vector<std::string> inputs = symbol.derived_from->symbols();
-      const bool waits = std::any_of(inputs.begin(), inputs.end(), [&](const std::string& name) {
-        return derived.count(name) && !table.count(name) && !failed.count(name);
-      });
-      if (waits) {
-        ++it;
-        continue;
+    if (symbol.derived_from && index.emplace(symbol.name, order.size()).second)
+      order.push_back(&symbol);
+  std::vector<std::vector<std::string>> inputs(order.size());
+  std::vector<std::vector<std::size_t>> users(order.size());
+  std::vector<std::size_t> waiting_on(order.size(), 0);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    inputs[i] = order[i]->derived_from->symbols();
+    for (const std::string& name : inputs[i])
+      if (const auto input = index.find(name); input != index.end() && !failed.count(name)) {
+        users[input->second].push_back(i);
+        ++waiting_on[i];
       }
-      it = pending.erase(it);
-      progress = true;
-      if (std::any_of(inputs.begin(), inputs.end(),
-                      [&](const auto& n) { return failed.count(n); })) {
-        failed.insert(symbol.name);
-        continue;
-      }
+  }
+  std::vector<std::size_t> ready;
+  for (std::size_t i = order.size(); i-- > 0;)
+    if (waiting_on[i] == 0) ready.push_back(i);  // popped in file order
+  std::vector<bool> done(order.size(), false);
+  while (!ready.empty()) {
+    const std::size_t i = ready.back();
+    ready.pop_back();
+    done[i] = true;
+    Symbol& symbol = *order[i];
+    if (std::any_of(inputs[i].begin(), inputs[i].end(),
+                    [&](const auto& n) { return failed.count(n); })) {
+      failed.insert(symbol.name);
+    } else {
       try {
         symbol.value = symbol.derived_from->evaluate(table);
         table.emplace(symbol.name, symbol.value);
@@ -95,37 +169,35 @@ SymbolTable resolve_symbols(std::vector<Symbol>& symbols, const LoadOptions& opt
         failed.insert(symbol.name);
       }
     }
+    for (std::size_t user : users[i])
+      if (--waiting_on[user] == 0) ready.push_back(user);
   }
-  // What is left waits on a cycle: report the symbols on it (each reaches itself), and let the
-  // ones that only use them fail quietly, as a symbol using a failed one does.
-  std::map<std::string, const Symbol*, std::less<>> waiting;
-  for (const Symbol* symbol : pending) waiting.emplace(symbol->name, symbol);
-  const auto reaches_itself = [&](const Symbol* start) {
-    std::vector<std::string> stack = start->derived_from->symbols();
-    std::set<std::string, std::less<>> seen;
-    while (!stack.empty()) {
-      const std::string name = stack.back();
-      stack.pop_back();
-      if (name == start->name) return true;
-      const auto next = waiting.find(name);
-      if (next == waiting.end() || !seen.insert(name).second) continue;
-      for (const std::string& input : next->second->derived_from->symbols()) stack.push_back(input);
+  // What is left waits on a cycle: report the symbols on each cycle (its strongly connected
+  // component, found without recursion), a few names each, and let the ones that only use a
+  // cycle fail quietly, as a symbol using a failed one does.
+  std::vector<std::size_t> left;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (!done[i]) left.push_back(i);
+  const std::vector<std::vector<std::size_t>> cycles = symbol_cycles(left, inputs, index, done);
+  for (std::size_t i : left) failed.insert(order[i]->name);
+  constexpr std::size_t kNamed = 8;  // names listed, and members given a diagnostic, per cycle
+  for (const std::vector<std::size_t>& cycle : cycles) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < cycle.size() && i < kNamed; ++i)
+      names.push_back(order[cycle[i]]->name);
+    const std::string members =
+        join(names) +
+        (cycle.size() > kNamed ? " and " + std::to_string(cycle.size() - kNamed) + " more" : "");
+    for (std::size_t i = 0; i < cycle.size() && i < kNamed; ++i) {
+      const Symbol& symbol = *order[cycle[i]];
+      diagnostics.push_back({symbol.where, Severity::error, "undefined-symbol",
+                             cycle.size() == 1
+                                 ? "symbol '" + symbol.name + "' is defined from itself"
+                                 : "symbol '" + symbol.name + "' depends on itself (symbols " +
+                                       members + " are defined from each other)",
+                             "define " + (cycle.size() == 1 ? symbol.name : "one of them") +
+                                 " from numbers or from other symbols"});
     }
-    return false;
-  };
-  std::vector<std::string> cycle;
-  for (const Symbol* symbol : pending)
-    if (reaches_itself(symbol)) cycle.push_back(symbol->name);
-  for (const Symbol* symbol : pending) {
-    failed.insert(symbol->name);
-    if (std::find(cycle.begin(), cycle.end(), symbol->name) == cycle.end()) continue;
-    diagnostics.push_back({symbol->where, Severity::error, "undefined-symbol",
-                           cycle.size() == 1
-                               ? "symbol '" + symbol->name + "' is defined from itself"
-                               : "symbol '" + symbol->name + "' depends on itself (symbols " +
-                                     join(cycle) + " are defined from each other)",
-                           "define " + (cycle.size() == 1 ? symbol->name : "one of them") +
-                               " from numbers or from other symbols"});
   }
   return table;
 }

@@ -23,25 +23,55 @@ using Style = LastParameter<decltype(&YAML::EventHandler::OnMapStart)>::type;
 // returns on a document that starts with a stray ',' (its parser yields the same empty document
 // forever, allocating as it goes); counting with a cap, and spotting a document that starts where
 // the previous one did, keeps hostile input from hanging the tool.
-std::vector<YAML::Mark> document_starts(std::string_view text) {
-  struct Starts : YAML::EventHandler {
-    std::vector<YAML::Mark> marks;
-    void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+// What one pass of yaml-cpp's event parser says before any node is built: where the documents
+// start, and the first place the text itself passes the caps (building the node graph of a 16 MiB
+// flow sequence first would take gigabytes). Aliases are counted once here; the conversion below
+// counts their expansions.
+struct Prescan {
+  std::vector<YAML::Mark> starts;
+  enum class Cap { none, depth, nodes } over_cap = Cap::none;
+  YAML::Mark where;
+};
+
+Prescan prescan(std::string_view text) {
+  struct CapReached {};
+  struct Events : YAML::EventHandler {
+    Prescan result;
+    int depth = 0;
+    int nodes = 0;
+    void node(const YAML::Mark& mark, bool opens) {
+      if (++nodes > kMaxYamlNodes || (opens && ++depth > kMaxYamlDepth)) {
+        result.over_cap = nodes > kMaxYamlNodes ? Prescan::Cap::nodes : Prescan::Cap::depth;
+        result.where = mark;
+        throw CapReached{};
+      }
+    }
+    void OnDocumentStart(const YAML::Mark& mark) override { result.starts.push_back(mark); }
     void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, Style) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, Style) override {}
-    void OnMapEnd() override {}
-  } starts;
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, false); }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, false); }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  const std::string&) override {
+      node(mark, false);
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                         Style) override {
+      node(mark, true);
+    }
+    void OnSequenceEnd() override { --depth; }
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, Style) override {
+      node(mark, true);
+    }
+    void OnMapEnd() override { --depth; }
+  } events;
   std::istringstream stream{std::string(text)};
   YAML::Parser parser(stream);
-  while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
+  try {
+    while (events.result.starts.size() < 2 && parser.HandleNextDocument(events)) {
+    }
+  } catch (const CapReached&) {
   }
-  return starts.marks;
+  return events.result;
 }
 
 // yaml-cpp's node graph -> tree. An alias shares its anchor's node, so a graph can be exponential
@@ -96,6 +126,21 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     diagnostics.push_back({SourceLocation{file, line, column}, Severity::error, "yaml",
                            std::move(message), std::move(fix)});
   };
+  const auto report_cap = [&](bool depth, const YAML::Mark& where) {
+    const bool located = where.line >= 0;
+    const int line = located ? where.line + 1 : 1;
+    const int column = located ? where.column + 1 : 1;
+    if (depth)
+      error(line, column,
+            "the document is nested deeper than " + std::to_string(kMaxYamlDepth) + " levels",
+            "a contract needs a few levels: fields, dims, modes");
+    else
+      error(line, column,
+            "the document holds more than " + std::to_string(kMaxYamlNodes) +
+                " YAML nodes (aliases counted as often as they are used)",
+            "describe repeated parts with dims and strides instead of one entry each, and "
+            "write anchors and aliases out plainly");
+  };
   // yaml-cpp guesses UTF-16 or UTF-32 from NUL bytes and reads binary data as CJK text; without
   // a byte order mark, a NUL means the file is not text at all.
   const bool has_bom = text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF") ||
@@ -111,7 +156,12 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     return std::nullopt;
   }
   try {
-    const std::vector<YAML::Mark> starts = document_starts(text);
+    const Prescan scan = prescan(text);
+    const std::vector<YAML::Mark>& starts = scan.starts;
+    if (scan.over_cap != Prescan::Cap::none) {
+      report_cap(scan.over_cap == Prescan::Cap::depth, scan.where);
+      return std::nullopt;
+    }
     if (starts.size() > 1 && starts[1].pos == starts[0].pos) {
       error(starts[1].line + 1, starts[1].column + 1,
             "malformed YAML: the parser cannot get past this point",
@@ -126,19 +176,7 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     Converter converter;
     YamlNode tree = converter.convert(YAML::Load(std::string(text)), 0);
     if (converter.over_cap != Converter::Cap::none) {
-      const bool located = converter.where.line >= 0;
-      const int line = located ? converter.where.line + 1 : 1;
-      const int column = located ? converter.where.column + 1 : 1;
-      if (converter.over_cap == Converter::Cap::depth)
-        error(line, column,
-              "the document is nested deeper than " + std::to_string(kMaxYamlDepth) + " levels",
-              "a contract needs a few levels: fields, dims, modes");
-      else
-        error(line, column,
-              "the document holds more than " + std::to_string(kMaxYamlNodes) +
-                  " YAML nodes (aliases counted as often as they are used)",
-              "describe repeated parts with dims and strides instead of one entry each, and "
-              "write anchors and aliases out plainly");
+      report_cap(converter.over_cap == Converter::Cap::depth, converter.where);
       return std::nullopt;
     }
     return tree;

@@ -134,11 +134,14 @@ void RtcModule::launch(const std::string& entry, dim3 grid, dim3 block, unsigned
 
 RtcSource rtc_source_file(const std::string& manifest, const std::string& path,
                           const std::string& entry, std::vector<std::string> options) {
-  std::optional<std::string> text = read_text_file(path);
-  if (!text)
+  std::optional<std::string> text;
+  try {
+    text = read_file_capped(path, kMaxKernelSourceBytes, "a kernel source");
+  } catch (const InputError& error) {  // said of the manifest that names the source
     throw InputError(Diagnostic{SourceLocation{manifest}, Severity::error, "io",
-                                "cannot read the kernel source '" + path + "'",
+                                error.diagnostics().front().message,
                                 "kernel.source is relative to the manifest"});
+  }
   RtcSource source;
   source.name = std::filesystem::path(path).filename().string();
   source.text = std::move(*text);

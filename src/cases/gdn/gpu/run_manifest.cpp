@@ -131,10 +131,7 @@ class ManifestReader {
 }  // namespace
 
 RunManifest load_run_manifest(const std::string& path) {
-  const std::optional<std::string> text = read_text_file(path);
-  if (!text)
-    throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "io",
-                                "cannot read the manifest '" + path + "'", ""});
+  const std::optional<std::string> text = read_file_capped(path, kMaxManifestBytes, "a manifest");
   const ManifestReader reader(path);
   YAML::Node root;
   try {
