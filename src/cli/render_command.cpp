@@ -60,7 +60,7 @@ Command setup_render_command(CLI::App& parent) {
   add_set_option(app, options->assignments);
   add_max_elements_option(app, options->max_elements);
   app->add_option("--width", options->width, "Picture width in px")
-      ->check(finite_number_between(400, 20000));
+      ->check(finite_number_between(kMinSvgWidth, kMaxSvgWidth));
   return {app, [options] { return run_render(*options); }};
 }
 

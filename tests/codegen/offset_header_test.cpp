@@ -203,5 +203,70 @@ TEST(OffsetHeader, CollidingNamesAndHostileTextCompileAndKeepTheirMeaning) {
   }
 }
 
+// Names the standard headers define as macros: with <cstdio>, <cassert>, <cerrno> and <climits>
+// included first, a field NULL, a symbol EOF and a dim assert still compile (renamed NULL_, EOF_,
+// assert_), and read what the contract says.
+TEST(OffsetHeader, StandardMacroNamesCompile) {
+  const char* cxx = std::getenv("CXX");
+  const std::string probe = std::string("command -v '") +
+                            (cxx != nullptr && *cxx != '\0' ? cxx : "c++") + "' >/dev/null 2>&1";
+  if (std::system(probe.c_str()) != 0) GTEST_SKIP() << "no host C++ compiler ($CXX or c++)";
+  const Contract contract = load_contract_text(R"(layoutcheck: 1
+name: macros
+buffer: m
+dtype: bf16
+symbols: {EOF: 3, errno: 2, INT_MAX: 4}
+fields:
+  - name: "NULL"
+    dims:
+      - {name: assert, size: EOF, stride: errno}
+      - {name: stdin, size: errno, stride: 1}
+  - name: EOF
+    offset: 6
+    dims: [{name: offsetof, size: INT_MAX, stride: 1}]
+)",
+                                               "macros.yaml");
+  const std::string header = generate_offset_header(contract, {"macros.yaml"});
+  EXPECT_THAT(header, HasSubstr("Index EOF_ = 3;"));
+  const std::string driver =
+      "#include <cassert>\n#include <cerrno>\n#include <climits>\n" +
+      driver_for(contract, {{"NULL", "NULL_"}, {"EOF", "EOF_"}});
+  const std::optional<std::string> output = compile_and_run(header, driver);
+  ASSERT_TRUE(output);
+  std::istringstream numbers(output->substr(output->find('\0') + 1));
+  for (const char* name : {"NULL", "EOF"}) {
+    const Field& field = *contract.find_field(name);
+    long long value = -1;
+    ASSERT_TRUE(numbers >> value);
+    EXPECT_EQ(value, field.elements());
+    for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
+      ASSERT_TRUE(numbers >> value);
+      EXPECT_EQ(value, field.offset_of_linear(linear));
+    }
+  }
+}
+
+// Two contract names that meet in one namespace ("a.b" and "a_b"): including both headers stops
+// with the generator's message, not a wall of redefinitions.
+TEST(OffsetHeader, ContractsSharingANamespaceSaySo) {
+  const auto header_for = [](const std::string& name) {
+    return generate_offset_header(
+        load_contract_text("layoutcheck: 1\nname: " + name +
+                               "\nbuffer: b\ndtype: bf16\nfields:\n  - name: F\n    dims: "
+                               "[{name: i, size: 2, stride: 1}]\n",
+                           name + ".yaml"),
+        {name + ".yaml"});
+  };
+  const std::string dotted = header_for("a.b"), underscored = header_for("a_b");
+  EXPECT_THAT(dotted, HasSubstr("#ifdef LC_CONTRACT_NAMESPACE_a_b"));
+  EXPECT_THAT(underscored, HasSubstr("#define LC_CONTRACT_NAMESPACE_a_b"));
+  // The preprocessor alone shows it: the second header meets the first one's definition.
+  const std::size_t define = dotted.find("#define LC_CONTRACT_NAMESPACE_a_b");
+  const std::size_t check = underscored.find("#ifdef LC_CONTRACT_NAMESPACE_a_b");
+  ASSERT_NE(define, std::string::npos);
+  ASSERT_NE(check, std::string::npos);
+  EXPECT_THAT(underscored, HasSubstr("two contracts share the namespace"));
+}
+
 }  // namespace
 }  // namespace layoutcheck::codegen

@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_conv_channels
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_conv_channels (this header is for contract gdn.conv_channels); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_conv_channels
+
 namespace layoutcheck::contracts::gdn_conv_channels {
 
 inline constexpr const char* kContractName = "gdn.conv_channels";

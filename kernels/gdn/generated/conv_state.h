@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_conv_state
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_conv_state (this header is for contract gdn.conv_state); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_conv_state
+
 namespace layoutcheck::contracts::gdn_conv_state {
 
 inline constexpr const char* kContractName = "gdn.conv_state";

@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_out
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_out (this header is for contract gdn.out); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_out
+
 namespace layoutcheck::contracts::gdn_out {
 
 inline constexpr const char* kContractName = "gdn.out";

@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_qwen3_5_qkvz
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::qwen3_5_qkvz (this header is for contract qwen3_5.qkvz); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_qwen3_5_qkvz
+
 namespace layoutcheck::contracts::qwen3_5_qkvz {
 
 inline constexpr const char* kContractName = "qwen3_5.qkvz";

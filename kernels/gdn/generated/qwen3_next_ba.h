@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_qwen3_next_ba
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::qwen3_next_ba (this header is for contract qwen3_next.ba); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_qwen3_next_ba
+
 namespace layoutcheck::contracts::qwen3_next_ba {
 
 inline constexpr const char* kContractName = "qwen3_next.ba";

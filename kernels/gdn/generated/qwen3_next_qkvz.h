@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_qwen3_next_qkvz
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::qwen3_next_qkvz (this header is for contract qwen3_next.qkvz); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_qwen3_next_qkvz
+
 namespace layoutcheck::contracts::qwen3_next_qkvz {
 
 inline constexpr const char* kContractName = "qwen3_next.qkvz";

@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_recurrent_k
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_recurrent_k (this header is for contract gdn.recurrent.k); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_recurrent_k
+
 namespace layoutcheck::contracts::gdn_recurrent_k {
 
 inline constexpr const char* kContractName = "gdn.recurrent.k";

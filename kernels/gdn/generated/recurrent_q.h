@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_recurrent_q
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_recurrent_q (this header is for contract gdn.recurrent.q); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_recurrent_q
+
 namespace layoutcheck::contracts::gdn_recurrent_q {
 
 inline constexpr const char* kContractName = "gdn.recurrent.q";

@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_recurrent_v
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_recurrent_v (this header is for contract gdn.recurrent.v); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_recurrent_v
+
 namespace layoutcheck::contracts::gdn_recurrent_v {
 
 inline constexpr const char* kContractName = "gdn.recurrent.v";

@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_state_hkv
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_state_hkv (this header is for contract gdn.state.hkv); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_state_hkv
+
 namespace layoutcheck::contracts::gdn_state_hkv {
 
 inline constexpr const char* kContractName = "gdn.state.hkv";

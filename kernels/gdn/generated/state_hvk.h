@@ -12,6 +12,11 @@
 #endif
 #endif
 
+#ifdef LC_CONTRACT_NAMESPACE_gdn_state_hvk
+#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::gdn_state_hvk (this header is for contract gdn.state.hvk); give one of them another name
+#endif
+#define LC_CONTRACT_NAMESPACE_gdn_state_hvk
+
 namespace layoutcheck::contracts::gdn_state_hvk {
 
 inline constexpr const char* kContractName = "gdn.state.hvk";

@@ -42,6 +42,22 @@ bool is_cpp_keyword(std::string_view name) {
   return keywords.count(name) > 0;
 }
 
+bool is_standard_macro(std::string_view name) {
+  static const std::set<std::string_view, std::less<>> macros = {
+      "NULL",       "EOF",          "assert",       "errno",      "offsetof",   "stdin",
+      "stdout",     "stderr",       "setjmp",       "va_arg",     "va_copy",    "va_end",
+      "va_start",   "INFINITY",     "NAN",          "HUGE_VAL",   "HUGE_VALF",  "FP_NAN",
+      "EXIT_FAILURE", "EXIT_SUCCESS", "RAND_MAX",   "CHAR_BIT",   "CHAR_MAX",   "CHAR_MIN",
+      "INT_MAX",    "INT_MIN",      "UINT_MAX",     "LONG_MAX",   "LONG_MIN",   "ULONG_MAX",
+      "LLONG_MAX",  "LLONG_MIN",    "ULLONG_MAX",   "SHRT_MAX",   "SHRT_MIN",   "USHRT_MAX",
+      "SIZE_MAX",   "PTRDIFF_MAX",  "PTRDIFF_MIN",  "INT8_MAX",   "INT16_MAX",  "INT32_MAX",
+      "INT64_MAX",  "UINT8_MAX",    "UINT16_MAX",   "UINT32_MAX", "UINT64_MAX", "FLT_MAX",
+      "DBL_MAX",    "FLT_EPSILON",  "DBL_EPSILON",  "BUFSIZ",     "FILENAME_MAX", "SEEK_SET",
+      "SEEK_CUR",   "SEEK_END",     "CLOCKS_PER_SEC", "MB_CUR_MAX", "signbit",  "isnan",
+      "isinf",      "isfinite",     "fpclassify",   "isnormal",   "unix",       "linux"};
+  return macros.count(name) > 0;
+}
+
 std::string cpp_string_literal(std::string_view text) {
   std::string literal = "\"";
   for (const char c : text) {

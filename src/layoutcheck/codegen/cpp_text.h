@@ -12,6 +12,10 @@ namespace layoutcheck::codegen {
 
 // Every C++20 keyword and alternative token ("int", "class", "new", "and", "co_await", ...).
 bool is_cpp_keyword(std::string_view name);
+// A macro or function-like name the C and C++ standard headers (and so hipRTC/NVRTC's) may define:
+// NULL, EOF, assert, errno, INT_MAX, ... An identifier spelled so would be replaced by the
+// preprocessor before the compiler sees it.
+bool is_standard_macro(std::string_view name);
 
 // A double-quoted C++ string literal of `text`, byte for byte: quotes, backslashes, control
 // characters and '?' (trigraphs) escaped; other bytes, UTF-8 included, kept.

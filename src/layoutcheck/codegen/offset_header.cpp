@@ -28,14 +28,16 @@ std::string identifier_characters(std::string_view name) {
 
 // THE mapping from a name in the contract to the identifier the header uses for it, wherever it
 // appears (declarations and pasted expressions alike). A name that is a C++ keyword, one of the
-// generator's own names or reserved-looking (leading '_', which macros such as __CUDACC__ use)
+// generator's own names, a standard header's macro (NULL, EOF, assert) or reserved-looking
+// (leading '_', which macros such as __CUDACC__ use)
 // gets a trailing '_': int -> int_. So does that name followed by underscores (int_ -> int__),
 // which keeps the mapping one-to-one for identifiers: int and int_ never meet.
 std::string cpp_identifier(std::string_view name) {
   std::string result = identifier_characters(name);
   const std::string_view stem =
       std::string_view(result).substr(0, result.find_last_not_of('_') + 1);
-  if (stem.empty() || stem[0] == '_' || is_cpp_keyword(stem) || is_generator_name(stem))
+  if (stem.empty() || stem[0] == '_' || is_cpp_keyword(stem) || is_standard_macro(stem) ||
+      is_generator_name(stem))
     result += '_';
   return result;
 }
@@ -157,6 +159,14 @@ class HeaderWriter {
         << "#define LC_CONTRACT_FN constexpr inline\n"
         << "#endif\n"
         << "#endif\n\n"
+        // Distinct contract names can meet in one namespace ("a.b" and "a_b"): the second such
+        // header says so, instead of a wall of redefinitions.
+        << "#ifdef LC_CONTRACT_NAMESPACE_" << namespace_ << "\n"
+        << "#error layoutcheck codegen: two contracts share the namespace layoutcheck::contracts::"
+        << namespace_ << " (this header is for contract " << cpp_comment_text(contract_.name)
+        << "); give one of them another name\n"
+        << "#endif\n"
+        << "#define LC_CONTRACT_NAMESPACE_" << namespace_ << "\n\n"
         << "namespace layoutcheck::contracts::" << namespace_ << " {\n\n"
         << "inline constexpr const char* kContractName = " << cpp_string_literal(contract_.name)
         << ";\n\n";

@@ -18,6 +18,11 @@ struct SvgOptions {
   double width = 1400;  // px; the row spans the width minus the margins
 };
 
+inline constexpr double kMinSvgWidth = 400, kMaxSvgWidth = 20000;
+
+// @post throws std::invalid_argument (from either renderer) when the width is not a finite number
+//       from kMinSvgWidth to kMaxSvgWidth: an SVG of width "nan" is no picture.
+
 std::string render_row_svg(const Contract& contract, const SvgOptions& options = {});
 
 // @pre report == diff_contracts(producer, consumer)
