@@ -203,6 +203,26 @@ TEST(JsonReportChecks, RejectsNonsenseNamingTheMember) {
   }
 }
 
+// A recorded figure that breaks physics (0.001 µs per layer: a speed-up of thousands, over a
+// thousand per cent of the copy bandwidth) is refused at load, not rendered.
+TEST(JsonReportChecks, RefusesFiguresThatBreakPhysics) {
+  const Json json = synthetic_json();
+  const std::size_t samples =
+      at(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"}).size();
+  Json fast = Json::array();
+  for (std::size_t i = 0; i < samples; ++i) fast.push(0.001);
+  const std::string error =
+      load_error(replaced(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"}, fast));
+  EXPECT_THAT(error, HasSubstr("paths[2].timings[0].per_layer_us: native at batch 1"));
+  EXPECT_THAT(error, HasSubstr("not a measurement"));
+
+  Json negative = at(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"});
+  negative = replaced(negative, {0}, -1.0);
+  EXPECT_THAT(
+      load_error(replaced(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"}, negative)),
+      HasSubstr("is not a positive time"));
+}
+
 TEST(JsonReportChecks, CheckRecordedReportAcceptsTheModelAsRun) {
   EXPECT_NO_THROW(check_recorded_report(synthetic_gdn_report()));
   BenchReport report = synthetic_gdn_report();

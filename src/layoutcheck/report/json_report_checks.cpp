@@ -1,7 +1,9 @@
 #include "layoutcheck/report/json_report_checks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -145,6 +147,36 @@ void check_batches(const std::string& member, const BenchReport& report, const P
   }
 }
 
+// A figure that breaks physics is not a measurement: a layer that moves its own declared traffic at
+// more than kPastCopyBandwidth times the copy bandwidth of the same run (caches give a small
+// working set some multiple of it, never thousands), or takes less than a quarter of one graph
+// node of the same run's launch floor.
+constexpr double kPastCopyBandwidth = 4.0;
+
+void check_physics(const std::string& member, const BenchReport& report, const PathResult& path) {
+  const double bandwidth = report.copy_bandwidth.bytes_per_second();
+  if (!std::isfinite(bandwidth) || bandwidth <= 0)
+    reject_report_member("copy_bandwidth", "no positive, finite bandwidth recorded");
+  for (std::size_t i = 0; i < path.timings.size(); ++i) {
+    const BatchTiming& timing = path.timings[i];
+    const std::string where = indexed(member + ".timings", i) + ".per_layer_us";
+    const double floor = floor_us(total_bytes(path.stages).at(timing.batch), bandwidth);
+    if (timing.per_layer.median * kPastCopyBandwidth < floor) {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "%s at batch %lld: %.3g µs per layer moves its traffic at %.0f %% of the copy "
+                    "bandwidth measured in the same run: not a measurement",
+                    path.name.c_str(), static_cast<long long>(timing.batch),
+                    timing.per_layer.median, 100.0 * floor / timing.per_layer.median);
+      reject_report_member(where, text);
+    }
+    if (report.launch_floor && timing.per_layer.median * 4 < report.launch_floor->node.median)
+      reject_report_member(where, path.name + " at batch " + std::to_string(timing.batch) +
+                                      ": a layer takes less than a quarter of one graph node of "
+                                      "the same run's launch floor: not a measurement");
+  }
+}
+
 void check_path(const std::string& member, const BenchReport& report,
                 const BenchDeclaration& declared, const PathResult& path) {
   if (path.gates.overlapped_launches && !report.method.overlapped_launches)
@@ -159,6 +191,7 @@ void check_path(const std::string& member, const BenchReport& report,
   check_negative_control(member, declared, path);
   check_verdict(member, report, path);
   check_batches(member, report, path);
+  check_physics(member, report, path);
 }
 
 }  // namespace
