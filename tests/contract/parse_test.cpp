@@ -327,3 +327,29 @@ TEST(LoadContract, ReadsFromAPipe) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// A name or description holding an escape sequence (or any control character but tab and newline,
+// DEL, a C1 control) would reach a reviewer's terminal raw: refused where it is written.
+TEST(Parse, ControlCharactersInStringsAreRefused) {
+  const std::string field = "fields:\n  - {name: Q, dims: [{name: h, size: 4, stride: 1}]}\n";
+  for (const std::string& text : {std::string("\\e[2J"), std::string("\\x7F"), std::string("\\u0085"),
+                                  std::string("\\a")}) {
+    SCOPED_TRACE(text);
+    const ParseResult result = parse_contract_text(
+        "layoutcheck: 1\nname: \"evil" + text + "\"\nbuffer: b\ndtype: bf16\n" + field, "t.yaml");
+    EXPECT_EQ(summary(result), (std::vector<std::string>{"2:7 control-character"}));
+  }
+  const ParseResult described = parse_contract_text(
+      "layoutcheck: 1\nname: fine\nbuffer: b\ndtype: bf16\ndescription: \"two\\n\\tlines\"\n" +
+          field,
+      "t.yaml");
+  EXPECT_TRUE(described.contract) << (described.diagnostics.empty()
+                                          ? ""
+                                          : described.diagnostics[0].message);
+}
+
+}  // namespace
+}  // namespace layoutcheck

@@ -107,3 +107,33 @@ TEST(Explain, PaddingGapsAndOutOfRow) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// An offset held by declared aliases names every view of it, whichever is asked.
+TEST(Explain, AnOffsetSharedByAliasesNamesEveryView) {
+  const Contract aliased = load_contract_text(R"(layoutcheck: 1
+name: aliased
+buffer: b
+dtype: bf16
+fields:
+  - name: X
+    may_alias: [Y]
+    dims: [{name: i, size: 4, stride: 1}]
+  - name: Y
+    dims: [{name: j, size: 2, stride: 2}]
+)",
+                                              "aliased.yaml");
+  const Explainer explainer(aliased);
+  const Explanation by_offset = explainer.at_offset(2);
+  EXPECT_EQ(by_offset.element_name, "X[2]");
+  EXPECT_EQ(by_offset.also, std::vector<std::string>{"Y[1]"});
+  EXPECT_NE(explanation_to_text(by_offset).find("also Y[1]"), std::string::npos);
+  EXPECT_EQ(explainer.at_element("Y[1]").also, std::vector<std::string>{"X[2]"});
+  EXPECT_TRUE(explainer.at_offset(1).also.empty());  // X[1] alone
+  EXPECT_EQ(explanation_to_json(explainer.at_offset(2))["also"][0].as_string(), "Y[1]");
+}
+
+}  // namespace
+}  // namespace layoutcheck

@@ -5,6 +5,7 @@
 #include "layoutcheck/contract/parse.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -218,7 +219,27 @@ std::optional<std::string> Reader::string(const Entry* entry, const std::string&
     error(at(*entry), "type", what + " must be a string, got " + type_name(*entry->value));
     return std::nullopt;
   }
-  return entry->value->scalar;
+  // Every string reaches terminals, reports and generated headers: an escape sequence in a name
+  // would rewrite a reviewer's screen. Tabs and newlines are text; other control characters (C0,
+  // DEL, C1 as UTF-8) are refused.
+  const std::string& text = entry->value->scalar;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7F || c1) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02X",
+                    c1 ? static_cast<unsigned>(static_cast<unsigned char>(text[i + 1])) : byte);
+      error(at(*entry), "control-character",
+            what + " holds the control character " + code + " (byte " + std::to_string(i + 1) +
+                " of the string)",
+            "remove it: names and descriptions are plain text");
+      return std::nullopt;
+    }
+  }
+  return text;
 }
 
 std::optional<Expression> Reader::expression(const Entry* entry, const std::string& what) {

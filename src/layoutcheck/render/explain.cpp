@@ -58,6 +58,31 @@ Explanation Explainer::at_element(std::string_view text) const {
   return at_element(contract_.parse_element(text));
 }
 
+namespace {
+
+// The elements other than `self` at `offset`, in fields that take part in a declared alias (only
+// those may share offsets; the others cannot, lint proves it).
+std::vector<std::string> others_at(const Contract& contract, std::int64_t offset, ElementRef self) {
+  std::vector<bool> aliased(contract.fields.size(), false);
+  for (std::size_t f = 0; f < contract.fields.size(); ++f)
+    for (const std::string& name : contract.fields[f].may_alias) {
+      aliased[f] = true;
+      for (std::size_t g = 0; g < contract.fields.size(); ++g)
+        if (contract.fields[g].name == name) aliased[g] = true;
+    }
+  std::vector<std::string> names;
+  for (std::size_t f = 0; f < contract.fields.size(); ++f) {
+    if (!aliased[f]) continue;
+    contract.fields[f].for_each_offset([&](std::int64_t linear, std::int64_t at) {
+      const ElementRef element{f, linear};
+      if (at == offset && !(element == self)) names.push_back(contract.element_name(element));
+    });
+  }
+  return names;
+}
+
+}  // namespace
+
 Explanation Explainer::at_element(ElementRef element) const {
   const Field& field = contract_.fields.at(element.field);
   Explanation explanation;
@@ -82,6 +107,7 @@ Explanation Explainer::at_element(ElementRef element) const {
     }
     explanation.dims.push_back(std::move(share));
   }
+  explanation.also = others_at(contract_, explanation.offset, element);
   return explanation;
 }
 
@@ -107,6 +133,8 @@ std::string explanation_to_text(const Explanation& explanation) {
   text += explanation.asked_by_offset
               ? "offset " + offset + " holds " + explanation.element_name + "\n"
               : explanation.element_name + " is at offset " + offset + "\n";
+  for (const std::string& other : explanation.also)
+    text += "  also " + other + " (the fields are declared may_alias)\n";
   text += "  field " + explanation.field + ": " + explanation.layout + " at offset " +
           std::to_string(explanation.field_offset) + "\n";
   std::string sum = std::to_string(explanation.field_offset);
@@ -145,6 +173,11 @@ Json explanation_to_json(const Explanation& explanation) {
                      .set("size", mode.size)
                      .set("stride", mode.stride));
     dims.push(Json::object().set("name", dim.name).set("index", dim.index).set("modes", modes));
+  }
+  if (!explanation.also.empty()) {  // only where fields alias: the common case stays as it was
+    Json also = Json::array();
+    for (const std::string& other : explanation.also) also.push(other);
+    json.set("also", std::move(also));
   }
   return json.set("element", explanation.element_name)
       .set("field", explanation.field)

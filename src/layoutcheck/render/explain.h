@@ -45,6 +45,9 @@ struct Explanation {
   std::int64_t field_offset = 0;
   std::string layout;  // Field::layout_string()
   std::vector<DimShare> dims;
+  // Every other element at the same offset: fields declared may_alias share offsets, and each view
+  // of one is named, not only the first.
+  std::vector<std::string> also;
   // padding
   std::string padding;
   std::int64_t padding_index = 0, padding_size = 0;
