@@ -335,3 +335,23 @@ TEST(RelaidOut, KeepsEveryElementAndZeroesThePadding) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// A padded producer against a packed consumer: `diff` says the rows step differently (exit 1), so
+// the probe must not say clean, whatever the values.
+TEST(ProbeAndDiffAgree, RowsSteppedDifferentlyAreNeverClean) {
+  const LoadOptions load = sized({{"H", 2}, {"D", 8}});
+  CaseLayouts model = rope_layouts("half_split", "half_split", load);
+  model["x"] = load_contract(contract_path("rope/half_split_padded.x.yaml"), load);
+  const CaseProbeRequest request{"x", model, rope_layouts("half_split", "half_split", load)};
+  const auto kernel = rope()->reference(request.claimed);
+  const CaseVerdict verdict = probe_case(*rope(), *kernel, kDependenceDecoder, request);
+  EXPECT_FALSE(verdict.static_diff.row_mismatches.empty());
+  EXPECT_FALSE(verdict.clean()) << case_verdict_text(verdict);
+  EXPECT_NE(verdict.conclusion().find("disagree"), std::string::npos) << verdict.conclusion();
+}
+
+}  // namespace
+}  // namespace layoutcheck

@@ -101,3 +101,82 @@ TEST(PortCheck, ASampleIsNamedInTheCleanVerdict) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+#include "cases/builtin_cases.h"
+#include "layoutcheck/cases/registry.h"
+#include "layoutcheck/contract/parse.h"
+
+namespace layoutcheck {
+namespace {
+
+// The ABI's promises beside the reads, on CPU models of broken ports of the RoPE case.
+class BrokenPort : public CaseRunner {
+ public:
+  enum class Fault { leaves_one_unwritten, varies_between_launches, writes_past_the_end };
+  BrokenPort(std::unique_ptr<CaseRunner> reference, Fault fault)
+      : reference_(std::move(reference)), fault_(fault) {}
+  std::string name() const override { return "broken"; }
+  void run(BufferSet& buffers) override {
+    reference_->run(buffers);
+    HostBuffer& out = buffers.at("out");
+    if (fault_ == Fault::leaves_one_unwritten) out.set_bits(3, 0xFFFF);
+    if (fault_ == Fault::varies_between_launches && ++launches_ % 2 == 0)
+      out.set_bits(5, out.bits(5) ^ 1);
+  }
+  std::vector<Finding> take_findings() override {
+    if (fault_ != Fault::writes_past_the_end) return {};
+    return {{"out-of-bounds", "out", "12 of the 4096 bytes after 'out' were written"}};
+  }
+
+ private:
+  std::unique_ptr<CaseRunner> reference_;
+  Fault fault_;
+  int launches_ = 0;
+};
+
+PortCheck check_broken(BrokenPort::Fault fault) {
+  register_builtin_cases();
+  const auto rope = CaseRegistry::instance().get("rope");
+  LoadOptions load;
+  load.overrides = {{"H", 2}, {"D", 8}};
+  load.ignore_unknown_overrides = true;
+  const std::string dir = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
+  CaseLayouts layouts;
+  layouts["x"] = load_contract(dir + "half_split.x.yaml", load);
+  layouts["cos_sin"] = load_contract(dir + "cos_sin.yaml", load);
+  layouts["out"] = load_contract(dir + "half_split.out.yaml", load);
+  CaseProbeRequest request;
+  request.model = request.claimed = layouts;
+  BrokenPort port(rope->reference(layouts), fault);
+  return check_port(*rope, port, "broken", request);
+}
+
+TEST(PortPromises, AnOutputElementLeftUnwrittenIsNamed) {
+  const PortCheck check = check_broken(BrokenPort::Fault::leaves_one_unwritten);
+  EXPECT_FALSE(check.clean());
+  ASSERT_FALSE(check.findings.empty());
+  EXPECT_EQ(check.findings[0].kind, "unwritten");
+  EXPECT_NE(check.findings[0].message.find("1 elements of 'out' were never written"),
+            std::string::npos)
+      << check.findings[0].message;
+  EXPECT_NE(check.findings[0].message.find("offsets 3"), std::string::npos);
+}
+
+TEST(PortPromises, TwoLaunchesThatDisagreeAreNonDeterministic) {
+  const PortCheck check = check_broken(BrokenPort::Fault::varies_between_launches);
+  EXPECT_FALSE(check.clean());
+  ASSERT_FALSE(check.findings.empty());
+  EXPECT_EQ(check.findings[0].kind, "non-deterministic");
+  EXPECT_EQ(check.conclusion().rfind("non-deterministic: 1 elements of 'out' differ", 0), 0u)
+      << check.conclusion();
+}
+
+TEST(PortPromises, AWritePastABufferLeadsTheDiagnosis) {
+  const PortCheck check = check_broken(BrokenPort::Fault::writes_past_the_end);
+  EXPECT_FALSE(check.clean());
+  EXPECT_EQ(check.conclusion().rfind("out-of-bounds: 12 of the 4096 bytes after 'out'", 0), 0u)
+      << check.conclusion();
+}
+
+}  // namespace
+}  // namespace layoutcheck

@@ -36,6 +36,12 @@ class CaseRunner {
   // Reads the input and in-place buffers of `buffers` and writes the output and in-place ones.
   // @post throws std::runtime_error on a failure it cannot recover from (GPU errors name the call).
   virtual void run(BufferSet& buffers) = 0;
+  // What the runner saw itself since the last call, as (kind, buffer, message): a GPU port's writes
+  // past the end of a buffer (its guard zones), counters it left non-zero. Nothing for CPU models.
+  struct Finding {
+    std::string kind, buffer, message;
+  };
+  virtual std::vector<Finding> take_findings() { return {}; }
 };
 
 // A kernel interface a port may implement: how its arguments are packed is the case's business

@@ -19,11 +19,20 @@
 
 namespace layoutcheck::gpu {
 
-// The device copies of a BufferSet, by buffer name.
+// The device copies of a BufferSet, by buffer name. Each is followed by a guard zone of
+// kGuardBytes holding kGuardByte, set at every upload: a kernel writing past a buffer's end changes
+// it, and guard_findings says where.
 class DeviceBufferSet {
  public:
-  // Copies every buffer of `host` to the device, allocating those that are new or changed size.
+  static constexpr std::size_t kGuardBytes = 4096;
+  static constexpr std::uint8_t kGuardByte = 0xA5;
+
+  // Copies every buffer of `host` to the device, allocating those that are new or changed size,
+  // and sets every guard zone.
   void upload(const BufferSet& host);
+  // The buffers whose guard zone changed since the upload: (buffer, message naming the first
+  // changed bytes past its end).
+  std::vector<std::pair<std::string, std::string>> guard_findings() const;
   // Copies the named device buffer back into host's buffer of that name.
   void download(BufferSet& host, std::string_view name) const;
   // Every byte of the named buffer set to byte_value (poisoning outputs before a run).
@@ -32,7 +41,11 @@ class DeviceBufferSet {
   void* data(std::string_view name) const;
 
  private:
-  std::map<std::string, DeviceBuffer<std::uint8_t>, std::less<>> buffers_;
+  struct Guarded {
+    DeviceBuffer<std::uint8_t> bytes;  // the buffer, then its guard zone
+    std::size_t size = 0;              // the buffer's own bytes
+  };
+  std::map<std::string, Guarded, std::less<>> buffers_;
 };
 
 struct AbiBinding {

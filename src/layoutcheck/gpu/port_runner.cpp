@@ -1,5 +1,6 @@
 #include "layoutcheck/gpu/port_runner.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -40,6 +41,14 @@ void PortRunner::run(BufferSet& buffers) {
   stream_.synchronize();
   for (const BufferSpec& spec : specs)
     if (spec.writes()) device_.download(buffers, spec.name);
+  for (auto& [buffer, message] : device_.guard_findings())
+    if (std::none_of(findings_.begin(), findings_.end(),
+                     [&](const Finding& seen) { return seen.buffer == buffer; }))
+      findings_.push_back({"out-of-bounds", buffer, std::move(message)});
+}
+
+std::vector<CaseRunner::Finding> PortRunner::take_findings() {
+  return std::exchange(findings_, {});
 }
 
 }  // namespace layoutcheck::gpu

@@ -24,6 +24,23 @@ std::string PortCheck::conclusion() const {
   std::string text;
   const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
   bool values_differ = values_checked && !values_ok;
+  // A stray write or two launches that disagree explain any wrong value and any probe finding:
+  // say that plainly, first, and do not list what follows from it as evidence of a layout.
+  const bool unattributable =
+      std::any_of(findings.begin(), findings.end(), [](const ProbeFinding& finding) {
+        return finding.kind == "out-of-bounds" || finding.kind == "non-deterministic";
+      });
+  if (unattributable) {
+    for (const ProbeFinding& finding : findings) add(finding.kind + ": " + finding.message);
+    std::string disturbed;
+    for (const CaseVerdict& verdict : buffers)
+      if (!verdict.reads_clean()) disturbed += (disturbed.empty() ? "" : ", ") + verdict.buffer;
+    if (!disturbed.empty())
+      add("the probes' findings in " + disturbed +
+          " may follow from it and are not evidence of a layout");
+    if (values_differ) add("values differ from the reference");
+    return text;
+  }
   for (const CaseVerdict& verdict : buffers) {
     if (!verdict.reads_clean() && !verdict.value_noise() && verdict.side_effect_of.empty())
       add(verdict.buffer + ": " + verdict.conclusion(false));
@@ -40,10 +57,78 @@ std::string PortCheck::conclusion() const {
   return text;
 }
 
+namespace {
+
+// Output elements (where the claimed contract puts one) still holding the all-ones sentinel.
+void check_every_output_written(const Case& subject, const CaseProbeRequest& request,
+                                const BufferSet& written, PortCheck& check) {
+  for (const BufferSpec& spec : subject.buffers()) {
+    if (spec.role != BufferRole::output) continue;
+    const HostBuffer& buffer = written.at(spec.name);
+    const auto claimed = request.claimed.find(spec.name);
+    std::int64_t unwritten = 0;
+    std::string first;
+    const std::uint64_t sentinel =
+        buffer.width() == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * buffer.width())) - 1;
+    const auto look = [&](std::int64_t index) {
+      if (buffer.bits(index) != sentinel) return;
+      if (unwritten++ < 4) first += (first.empty() ? "" : ", ") + std::to_string(index);
+    };
+    if (claimed == request.claimed.end()) {
+      for (std::int64_t i = 0; i < buffer.elements(); ++i) look(i);
+    } else {
+      for (const Field& field : claimed->second.fields)
+        field.for_each_offset([&](std::int64_t, std::int64_t offset) {
+          for (std::int64_t row = 0; row < buffer.rows; ++row)
+            look(row * buffer.row_stride + offset);
+        });
+    }
+    if (unwritten > 0)
+      check.findings.push_back({"unwritten", spec.name,
+                                std::to_string(unwritten) + " elements of '" + spec.name +
+                                    "' were never written (still the sentinel the buffer was "
+                                    "filled with), the first at offsets " +
+                                    first});
+  }
+}
+
+// Two launches on the same inputs must write the same bits.
+void check_determinism(const BufferSet& first, const BufferSet& second, PortCheck& check) {
+  for (const HostBuffer& buffer : first.all()) {
+    const HostBuffer& again = second.at(buffer.name);
+    std::int64_t differ = 0, at = -1;
+    for (std::int64_t i = 0; i < buffer.elements(); ++i)
+      if (buffer.bits(i) != again.bits(i)) {
+        if (at < 0) at = i;
+        ++differ;
+      }
+    if (differ > 0)
+      check.findings.push_back({"non-deterministic", buffer.name,
+                                std::to_string(differ) + " elements of '" + buffer.name +
+                                    "' differ between two launches on the same inputs, the first "
+                                    "at offset " +
+                                    std::to_string(at)});
+  }
+}
+
+}  // namespace
+
 PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& port_name,
                      const CaseProbeRequest& request) {
   PortCheck check;
   check.port = port_name;
+  // The ABI's promises beside the reads, on random inputs laid out as the model lays them out:
+  // every output element written (outputs start as all-ones bytes, NaN in every float dtype), the
+  // same bits from two launches, nothing written past a buffer (the runner's guard zones).
+  BufferSet inputs = subject.make_buffers(request.model, request.rows, request.seed);
+  for (const BufferSpec& spec : subject.buffers())
+    if (spec.role == BufferRole::output)
+      std::fill(inputs.at(spec.name).bytes.begin(), inputs.at(spec.name).bytes.end(), 0xFF);
+  BufferSet first = inputs, second = inputs;
+  port.run(first);
+  port.run(second);
+  check_every_output_written(subject, request, first, check);
+  check_determinism(first, second, check);
   const std::string decoder = subject.decoders().front();
   for (const std::string& buffer : subject.port_probe_buffers()) {
     CaseProbeRequest one = request;
@@ -57,6 +142,9 @@ PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& p
     verdict.values_checked = false;  // the port's, above: each buffer is judged on its reads
     check.buffers.push_back(std::move(verdict));
   }
+  for (CaseRunner::Finding& finding : port.take_findings())
+    check.findings.push_back(
+        {std::move(finding.kind), std::move(finding.buffer), std::move(finding.message)});
   return check;
 }
 

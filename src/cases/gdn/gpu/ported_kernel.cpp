@@ -1,5 +1,6 @@
 #include "cases/gdn/gpu/ported_kernel.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -71,6 +72,7 @@ void PortedKernel::run(const GdnStepInputs& inputs) {
   }
   // The ABI promises zero counters at every launch, whatever the previous launch left behind.
   sync_counters_.fill_bytes(0);
+  workspace_.fill_bytes(0xFF);
   layer_->poison_output();
   GdnDecodeArgs args = layer_->args();
   args.sync_counters = sync_counters_.data();
@@ -81,6 +83,19 @@ void PortedKernel::run(const GdnStepInputs& inputs) {
   module_.launch(manifest_.entry, launch.grid, launch.block, launch.shared_bytes, stream_.get(),
                  params);
   stream_.synchronize();
+  if (findings_.empty() && sync_counters_.size() > 0) {
+    const std::vector<int> counters = sync_counters_.to_host();
+    const auto left = std::count_if(counters.begin(), counters.end(), [](int c) { return c != 0; });
+    if (left > 0) {
+      const auto first =
+          std::find_if(counters.begin(), counters.end(), [](int c) { return c != 0; });
+      findings_.push_back(std::to_string(left) + " of the " + std::to_string(counters.size()) +
+                          " sync counters are not zero after the launch (the ABI asks every "
+                          "kernel to leave them zero), the first at index " +
+                          std::to_string(first - counters.begin()) + " holding " +
+                          std::to_string(*first));
+    }
+  }
 }
 
 GdnStepOutputs PortedKernel::step(const GdnStepInputs& inputs) {

@@ -7,12 +7,12 @@
 #include <memory>
 #include <string>
 
-#include "layoutcheck/contract/expression.h"
-#include "cases/gdn/problem.h"
-#include "layoutcheck/gpu/buffer.h"
 #include "cases/gdn/gpu/gdn_device_layer.h"
-#include "layoutcheck/gpu/rtc.h"
 #include "cases/gdn/gpu/run_manifest.h"
+#include "cases/gdn/problem.h"
+#include "layoutcheck/contract/expression.h"
+#include "layoutcheck/gpu/buffer.h"
+#include "layoutcheck/gpu/rtc.h"
 #include "layoutcheck/gpu/stream.h"
 
 namespace layoutcheck::gpu {
@@ -38,6 +38,11 @@ class PortedKernel : public GdnRunner {
 
   const std::string& compiler_log() const { return module_.compiler_log(); }
 
+  // What the launches broke of the ABI's workspace promises since the last call: sync counters
+  // left non-zero. (The workspace is filled with garbage, all-ones bytes, before every launch: its
+  // contents are undefined, and a kernel relying on zeros there shows as wrong values.)
+  std::vector<std::string> take_findings() { return std::exchange(findings_, {}); }
+
   // The launch geometry for these sizes; throws InputError naming the manifest when an expression
   // cannot be evaluated or a dimension is not positive.
   struct Geometry {
@@ -56,6 +61,7 @@ class PortedKernel : public GdnRunner {
   std::unique_ptr<GdnDeviceLayer> layer_;
   DeviceBuffer<int> sync_counters_;
   DeviceBuffer<float> workspace_;
+  std::vector<std::string> findings_;
 };
 
 }  // namespace layoutcheck::gpu

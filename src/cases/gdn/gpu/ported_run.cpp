@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "cases/gdn/gpu/ported_kernel.h"
 #include "cases/gdn/probe/gdn_case_verdict.h"
 #include "cases/gdn/probe/probe_sweep.h"
 #include "cases/gdn/probe/value_check.h"
+#include "cases/gdn/random_problem.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
 #include "layoutcheck/gpu/device.h"
@@ -61,6 +63,7 @@ PortCheck PortedRunReport::port_check() const {
       verdict.side_effect_of = "value heads reading q and k of the wrong key head (qkvz)";
     check.buffers.push_back(std::move(verdict));
   }
+  check.findings = findings;
   check.values_checked = true;
   check.values_ok = values.passed;
   char detail[160];
@@ -118,6 +121,26 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
   values.batch = 3;
   values.out_tolerance = 1e-2;
   report.values = check_values(kernel, shape, model, values);
+
+  // Two launches on the same inputs write the same bits.
+  const GdnStepInputs inputs = make_random_step_inputs(shape, model, 3, options.seed + 2);
+  const GdnStepOutputs first = kernel.step(inputs), second = kernel.step(inputs);
+  const auto differing = [](const auto& a, const auto& b) {
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+      count += std::memcmp(&a[i], &b[i], sizeof a[i]) != 0;
+    return count;
+  };
+  for (const auto& [name, count] :
+       {std::pair<const char*, std::int64_t>{"out", differing(first.out, second.out)},
+        {"state", differing(first.state, second.state)},
+        {"conv_state", differing(first.conv_state, second.conv_state)}})
+    if (count > 0)
+      report.findings.push_back({"non-deterministic", name,
+                                 std::to_string(count) + " elements of '" + name +
+                                     "' differ between two launches on the same inputs"});
+  for (std::string& message : kernel.take_findings())
+    report.findings.push_back({"sync-counters", "sync_counters", std::move(message)});
   return report;
 }
 

@@ -41,7 +41,9 @@ struct PortedRunReport {
   GdnShape shape;
   std::vector<BufferFinding> buffers;  // qkvz, ba, state
   ValueCheck values;                   // wired into the model
-  bool layout_ok() const;              // every probe clean, and every probe agrees with the claims
+  // The ABI's other promises: counters, determinism (two launches on the same inputs).
+  std::vector<ProbeFinding> findings;
+  bool layout_ok() const;  // every probe clean, and every probe agrees with the claims
   bool clean() const { return port_check().clean(); }
   // "clean", "qkvz: layout misread: ...", "no layout misread, values differ ...", ...
   std::string conclusion() const { return port_check().conclusion(); }

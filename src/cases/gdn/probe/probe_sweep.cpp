@@ -271,8 +271,12 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
   }
   infer_kernel_row_stride(row_evidence, reads, consumer, row_stride(target.producer));
   for (RowStrideEvidence& item : row_evidence) verdict.row_stride.push_back(item.finding);
-  verdict.agrees_with_diff = verdict.reads.unresolved == 0 &&
-                             verdict.reads.misread_mask == verdict.static_diff.misread_mask;
+  // Probe and diff agree on the rows too: contracts whose rows step differently are a finding the
+  // probes must see (or the contracts do not describe the kernel), as `diff` reports them.
+  verdict.agrees_with_diff =
+      verdict.reads.unresolved == 0 &&
+      verdict.reads.misread_mask == verdict.static_diff.misread_mask &&
+      verdict.static_diff.row_mismatches.empty() == verdict.row_stride.empty();
 
   if (options.check_values) {
     ValueCheckOptions check;

@@ -37,8 +37,10 @@ CaseVerdict probe_port(const PortManifest& port) {
 
 TEST(RopePorts, EveryPortCompilesWithoutAGpu) {
   layoutcheck::testing::expect_ports_compile(
-      "rope", {"half_split_port", "interleaved_port", "rows_packed_port"}, "rope_port",
-      compile_arch());
+      "rope",
+      {"half_split_port", "interleaved_port", "rows_packed_port", "out_of_bounds_port",
+       "last_pair_unwritten_port"},
+      "rope_port", compile_arch());
 }
 
 TEST(RopePorts, HalfSplitPortIsClean) {
@@ -82,6 +84,29 @@ TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
   const CaseVerdict correct = probe_port(manifest((folder / "correct.yaml").string()));
   fs::remove_all(folder);
   EXPECT_TRUE(correct.clean()) << case_verdict_text(correct);
+}
+
+// The ABI's other promises: a port that writes one element past the end of out is named by the
+// guard zone after out; one that never writes the last pair of the last head, by the sentinel its
+// outputs started with. Both read what the model produces.
+TEST(RopePorts, BrokenPromisesAreNamed) {
+  LC_REQUIRE_GPU();
+  const PortCheck past = layoutcheck::testing::check_shipped_port(
+      manifest(kProbes + std::string("out_of_bounds_port.yaml")));
+  EXPECT_FALSE(past.clean());
+  ASSERT_FALSE(past.findings.empty()) << port_check_text(past);
+  EXPECT_EQ(past.findings[0].kind, "out-of-bounds") << port_check_text(past);
+  EXPECT_EQ(past.findings[0].buffer, "out");
+
+  const PortCheck unwritten = layoutcheck::testing::check_shipped_port(
+      manifest(kProbes + std::string("last_pair_unwritten_port.yaml")));
+  EXPECT_FALSE(unwritten.clean());
+  ASSERT_FALSE(unwritten.findings.empty()) << port_check_text(unwritten);
+  EXPECT_EQ(unwritten.findings[0].kind, "unwritten") << port_check_text(unwritten);
+  // H = 8, D = 64: two elements of each of the 2 rows.
+  EXPECT_NE(unwritten.findings[0].message.find("4 elements of 'out' were never written"),
+            std::string::npos)
+      << unwritten.findings[0].message;
 }
 
 }  // namespace
