@@ -218,7 +218,8 @@ class Reader {
       throw InputError(Diagnostic{at(*set), Severity::error, first.rule, first.message, first.fix});
     }
     // A size no contract declares is a typo, not a no-op.
-    for (const auto& [symbol, value] : load.overrides) {
+    for (const auto& size : load.overrides) {
+      const std::string& symbol = size.first;  // not a structured binding: clang 15 (hipcc)
       const auto declares = [&](const CaseLayouts& layouts) {
         return std::any_of(layouts.begin(), layouts.end(),
                            [&](const auto& entry) { return entry.second.symbol(symbol); });

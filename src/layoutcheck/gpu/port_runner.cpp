@@ -41,10 +41,10 @@ void PortRunner::run(BufferSet& buffers) {
   stream_.synchronize();
   for (const BufferSpec& spec : specs)
     if (spec.writes()) device_.download(buffers, spec.name);
-  for (auto& [buffer, message] : device_.guard_findings())
+  for (auto& guard : device_.guard_findings())  // not a structured binding: clang 15 (hipcc)
     if (std::none_of(findings_.begin(), findings_.end(),
-                     [&](const Finding& seen) { return seen.buffer == buffer; }))
-      findings_.push_back({"out-of-bounds", buffer, std::move(message)});
+                     [&](const Finding& seen) { return seen.buffer == guard.first; }))
+      findings_.push_back({"out-of-bounds", guard.first, std::move(guard.second)});
 }
 
 std::vector<CaseRunner::Finding> PortRunner::take_findings() {
