@@ -69,3 +69,39 @@ TEST(GdnBenchOptions, ShapeOverrides) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// `bench --case gdn` reaches the GDN bench through the shared request: every knob arrives.
+TEST(GdnBenchOptions, TheSharedRequestReachesTheGdnBench) {
+  BenchRequest request;
+  request.batches = {1, 64};
+  request.layers = 4;
+  request.steps = 16;
+  request.replays = 10;
+  request.warmup_replays = 2;
+  request.overlapped_launches = true;
+  request.gpu_probe = false;
+  request.sizes = {{"HV", 32}, {"W", 3}};
+  request.command = "layoutcheck bench --case gdn";
+  const GdnBenchOptions options = gdn_bench_options(request);
+  EXPECT_THAT(options.batches, ::testing::ElementsAre(1, 64));
+  EXPECT_EQ(options.layers, 4);
+  EXPECT_EQ(options.steps, 16);
+  EXPECT_EQ(options.replays, 10);
+  EXPECT_EQ(options.warmup_replays, 2);
+  EXPECT_TRUE(options.overlapped_launches);
+  EXPECT_FALSE(options.gpu_probe);
+  EXPECT_EQ(options.shape.HV, 32);
+  EXPECT_EQ(options.shape.W, 3);
+  EXPECT_EQ(options.shape.H, GdnShape{}.H);
+  EXPECT_EQ(options.command, request.command);
+  EXPECT_EQ(options.hot_replays, GdnBenchOptions{}.hot_replays);
+
+  request.sizes = {{"D", 8}};
+  EXPECT_THROW((void)gdn_bench_options(request), InputError);  // not a GDN size
+}
+
+}  // namespace
+}  // namespace layoutcheck
