@@ -141,6 +141,13 @@ std::string driver_for(const Contract& contract,
   return code.str();
 }
 
+bool has_host_compiler() {
+  const char* cxx = std::getenv("CXX");
+  const std::string probe = std::string("command -v '") +
+                            (cxx != nullptr && *cxx != '\0' ? cxx : "c++") + "' >/dev/null 2>&1";
+  return std::system(probe.c_str()) == 0;
+}
+
 // Compiles header + driver with the host compiler ($CXX, else c++) and runs the program.
 // @post its standard output; nullopt after a failure naming the compiler's messages.
 std::optional<std::string> compile_and_run(const std::string& header, const std::string& driver) {
@@ -169,10 +176,7 @@ std::optional<std::string> compile_and_run(const std::string& header, const std:
 }
 
 TEST(OffsetHeader, CollidingNamesAndHostileTextCompileAndKeepTheirMeaning) {
-  const char* cxx = std::getenv("CXX");
-  const std::string probe = std::string("command -v '") +
-                            (cxx != nullptr && *cxx != '\0' ? cxx : "c++") + "' >/dev/null 2>&1";
-  if (std::system(probe.c_str()) != 0) GTEST_SKIP() << "no host C++ compiler ($CXX or c++)";
+  if (!has_host_compiler()) GTEST_SKIP() << "no host C++ compiler ($CXX or c++)";
 
   const Contract contract = load_contract_text(kCollisions, "collisions.yaml");
   const std::string header =
@@ -207,10 +211,7 @@ TEST(OffsetHeader, CollidingNamesAndHostileTextCompileAndKeepTheirMeaning) {
 // included first, a field NULL, a symbol EOF and a dim assert still compile (renamed NULL_, EOF_,
 // assert_), and read what the contract says.
 TEST(OffsetHeader, StandardMacroNamesCompile) {
-  const char* cxx = std::getenv("CXX");
-  const std::string probe = std::string("command -v '") +
-                            (cxx != nullptr && *cxx != '\0' ? cxx : "c++") + "' >/dev/null 2>&1";
-  if (std::system(probe.c_str()) != 0) GTEST_SKIP() << "no host C++ compiler ($CXX or c++)";
+  if (!has_host_compiler()) GTEST_SKIP() << "no host C++ compiler ($CXX or c++)";
   const Contract contract = load_contract_text(R"(layoutcheck: 1
 name: macros
 buffer: m
