@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/gdn/run_manifest.h"
 #include "commands.h"
 #include "common.h"
 #include "layoutcheck/cases/port_manifest.h"
@@ -106,7 +107,7 @@ int compile_only(gpu::RtcSource source, const std::string& arch,
 }
 
 int run_v1(const RunOptions& options) {
-  const gpu::RunManifest manifest = gpu::load_run_manifest(options.manifest);
+  const RunManifest manifest = load_run_manifest(options.manifest);
   if (options.compile_only)
     return compile_only(gpu::ported_kernel_source(manifest),
                         options.arch.empty() ? default_arch() : options.arch, std::nullopt);
@@ -165,6 +166,8 @@ int run_run(const RunOptions& options) {
   load.load = load_options_from(options.assignments);
   load.contracts_folder = contracts_folder();
   const PortManifest manifest = load_port_manifest(options.manifest, load);
+  if (manifest.version == 1)  // GDN's own format, read and its launch checked here too
+    check_run_manifest_launch(load_run_manifest(options.manifest), load.load.overrides);
 #if defined(LAYOUTCHECK_HAVE_GPU)
   return manifest.version == 1 ? run_v1(options) : run_v2(options, manifest);
 #else

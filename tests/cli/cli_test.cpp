@@ -3,12 +3,17 @@
 // 2 usage or input error.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "layoutcheck/contract/read_file.h"
 
 namespace {
 
@@ -311,9 +316,9 @@ TEST(ProbeCase, RopeMisreadIsAFindingAndAgreesWithTheDiff) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.output.find("\"agrees_with_diff\": true"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("\"misread\": 496"), std::string::npos);
-  const CliResult clean = run_cli({"probe", "--case", "rope", "--producer",
-                                   kRope + "half_split.x.yaml", "--consumer",
-                                   kRope + "half_split.x.yaml"});
+  const CliResult clean =
+      run_cli({"probe", "--case", "rope", "--producer", kRope + "half_split.x.yaml", "--consumer",
+               kRope + "half_split.x.yaml"});
   EXPECT_EQ(clean.exit_code, 0) << clean.output;
   EXPECT_NE(clean.output.find("verdict: clean"), std::string::npos);
 }
@@ -334,6 +339,34 @@ TEST(ProbeCase, BadCaseDecoderOrBackendIsAnInputError) {
     EXPECT_EQ(result.exit_code, 2) << extra[1] << ": " << result.output;
     EXPECT_NE(result.output.find("error"), std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace layoutcheck
+
+namespace layoutcheck {
+namespace {
+
+// A version-1 (GDN) manifest's launch is checked before any GPU is looked for: a grid that
+// divides by zero is an input error naming line and column, on a CPU build too.
+TEST(Cli, AVersionOneLaunchThatDividesByZeroIsAnInputErrorOnAnyBuild) {
+  const std::string probes = std::string(LAYOUTCHECK_TEST_DATA) + "/../probes/gdn/";
+  const std::optional<std::string> shipped = read_text_file(probes + "correct_native.yaml");
+  ASSERT_TRUE(shipped);
+  std::string text = *shipped;
+  const std::size_t grid = text.find("grid: [HV, batch]");
+  ASSERT_NE(grid, std::string::npos);
+  text.replace(grid, 17, "grid: [HV / (K - K), batch]");
+  for (std::size_t at; (at = text.find("../../contracts")) != std::string::npos;)
+    text.replace(at, 15, LAYOUTCHECK_CONTRACTS_DIR);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("lc_divides_by_zero_" + std::to_string(getpid()) + ".yaml"))
+                               .string();
+  std::ofstream(path) << text;
+  const CliResult result = run_cli({"run", path});
+  std::remove(path.c_str());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(":9:15: error[divisibility]"), std::string::npos) << result.output;
 }
 
 }  // namespace

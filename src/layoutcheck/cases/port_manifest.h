@@ -21,7 +21,7 @@
 //   consumes: {x: ../../contracts/rope/interleaved.x.yaml, out: ...}  # what the kernel claims
 //   model:    {x: ../../contracts/rope/half_split.x.yaml, out: ...}   # what the model produces
 //
-// Version 1 (`layoutcheck_run: 1`) is GDN's own format, read by src/cases/gdn/gpu/run_manifest.h;
+// Version 1 (`layoutcheck_run: 1`) is GDN's own format, read by src/cases/gdn/run_manifest.h;
 // load_port_manifest only reports it.
 #pragma once
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cases/gdn/gpu/gdn_device_layer.h"
-#include "cases/gdn/gpu/run_manifest.h"
+#include "cases/gdn/run_manifest.h"
 #include "cases/gdn/problem.h"
 #include "layoutcheck/contract/expression.h"
 #include "layoutcheck/gpu/buffer.h"

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "cases/gdn/gpu/run_manifest.h"
+#include "cases/gdn/run_manifest.h"
 #include "cases/gdn/layouts.h"
 #include "cases/gdn/probe/verdict.h"
 #include "layoutcheck/diff/read_map.h"

@@ -12,7 +12,7 @@
 
 #include "cases/gdn/gpu/ported_kernel.h"
 #include "cases/gdn/gpu/ported_run.h"
-#include "cases/gdn/gpu/run_manifest.h"
+#include "cases/gdn/run_manifest.h"
 #include "gpu/gpu_test_support.h"
 #include "layoutcheck/gpu/rtc.h"
 

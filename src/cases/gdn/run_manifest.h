@@ -28,7 +28,7 @@
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/expression.h"
 
-namespace layoutcheck::gpu {
+namespace layoutcheck {
 
 struct GdnContractPaths {
   std::string qkvz, ba, state;  // resolved paths
@@ -52,4 +52,11 @@ struct RunManifest {
 //       types, bad expressions, an unknown ABI; paths are resolved relative to the manifest.
 RunManifest load_run_manifest(const std::string& path);
 
-}  // namespace layoutcheck::gpu
+// Every launch expression evaluated on the CPU, before any GPU is looked for, with the symbols
+// the launch will see (the claimed qkvz contract's under `overrides`, W, G, batch = 1): a grid that
+// divides by zero or names an unknown symbol is an input error on any build.
+// @post throws InputError (rule "launch", or the expression's own rule) naming the expression.
+void check_run_manifest_launch(const RunManifest& manifest,
+                               const std::vector<std::pair<std::string, std::int64_t>>& overrides);
+
+}  // namespace layoutcheck

@@ -1,4 +1,4 @@
-#include "cases/gdn/gpu/run_manifest.h"
+#include "cases/gdn/run_manifest.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -6,10 +6,12 @@
 #include <optional>
 #include <set>
 
+#include "cases/gdn/shape.h"
 #include "kernels/gdn/gdn_abi.h"
+#include "layoutcheck/contract/parse.h"
 #include "layoutcheck/contract/read_file.h"
 
-namespace layoutcheck::gpu {
+namespace layoutcheck {
 namespace {
 
 namespace fs = std::filesystem;
@@ -130,6 +132,35 @@ class ManifestReader {
 
 }  // namespace
 
+void check_run_manifest_launch(const RunManifest& manifest,
+                               const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
+  LoadOptions load;
+  load.overrides = overrides;
+  load.ignore_unknown_overrides = true;  // W lives in the conv contracts, not in qkvz
+  const Contract qkvz = load_contract(manifest.consumes.qkvz, load);
+  SymbolTable symbols = qkvz.symbol_table();
+  symbols["W"] = GdnShape{}.W;
+  for (const auto& [name, value] : overrides)
+    if (name == "W") symbols["W"] = value;
+  if (symbols.count("H") && symbols.count("HV") && symbols["H"] > 0)
+    symbols["G"] = symbols["HV"] / symbols["H"];
+  symbols["batch"] = 1;
+  const auto check = [&](const Expression& expression, const std::string& what,
+                         std::int64_t limit) {
+    const std::int64_t value = expression.evaluate(symbols);
+    if (value < (what == "shared_bytes" ? 0 : 1) || value > limit)
+      throw InputError(Diagnostic{
+          expression.where(), Severity::error, "launch",
+          what + " '" + expression.text() + "' evaluates to " + std::to_string(value) +
+              ", outside " + (what == "shared_bytes" ? "0" : "1") + ".." + std::to_string(limit),
+          ""});
+  };
+  for (std::size_t i = 0; i < manifest.grid.size(); ++i)
+    check(manifest.grid[i], "grid dimension", i == 0 ? 2147483647 : 65535);
+  for (const Expression& block : manifest.block) check(block, "block dimension", 1024);
+  check(manifest.shared_bytes, "shared_bytes", std::int64_t{1} << 30);
+}
+
 RunManifest load_run_manifest(const std::string& path) {
   const std::optional<std::string> text = read_file_capped(path, kMaxManifestBytes, "a manifest");
   const ManifestReader reader(path);
@@ -144,4 +175,4 @@ RunManifest load_run_manifest(const std::string& path) {
   return reader.read(root);
 }
 
-}  // namespace layoutcheck::gpu
+}  // namespace layoutcheck
