@@ -112,11 +112,25 @@ namespace {
 // The ABI's promises beside the reads, on CPU models of broken ports of the RoPE case.
 class BrokenPort : public CaseRunner {
  public:
-  enum class Fault { leaves_one_unwritten, varies_between_launches, writes_past_the_end };
+  enum class Fault {
+    leaves_one_unwritten,
+    varies_between_launches,
+    writes_past_the_end,
+    ignores_the_row_stride
+  };
   BrokenPort(std::unique_ptr<CaseRunner> reference, Fault fault)
       : reference_(std::move(reference)), fault_(fault) {}
   std::string name() const override { return "broken"; }
   void run(BufferSet& buffers) override {
+    if (fault_ == Fault::ignores_the_row_stride) {
+      // Reads x's memory as packed rows of H*D, whatever stride the ABI passes.
+      HostBuffer& x = buffers.at("x");
+      const std::int64_t passed = x.row_stride;
+      x.row_stride = 16;  // H*D of check_broken's sizes
+      reference_->run(buffers);
+      x.row_stride = passed;
+      return;
+    }
     reference_->run(buffers);
     HostBuffer& out = buffers.at("out");
     if (fault_ == Fault::leaves_one_unwritten) out.set_bits(3, 0xFFFF);
@@ -176,6 +190,36 @@ TEST(PortPromises, AWritePastABufferLeadsTheDiagnosis) {
   EXPECT_FALSE(check.clean());
   EXPECT_EQ(check.conclusion().rfind("out-of-bounds: 12 of the 4096 bytes after 'out'", 0), 0u)
       << check.conclusion();
+}
+
+// A kernel that computes its own row pitch passes every probe on a model that packs its rows; the
+// same probes with padded rows (the stride the ABI passes, honoured by a correct kernel) name it.
+TEST(PortPromises, AKernelComputingItsOwnRowPitchIsNamed) {
+  const PortCheck check = check_broken(BrokenPort::Fault::ignores_the_row_stride);
+  EXPECT_TRUE(check.buffers.at(0).reads_clean()) << port_check_text(check);  // packed: unseen
+  EXPECT_FALSE(check.clean());
+  ASSERT_FALSE(check.findings.empty()) << port_check_text(check);
+  EXPECT_EQ(check.findings[0].kind, "row-pitch") << port_check_text(check);
+  EXPECT_NE(check.findings[0].message.find("padded by 16 elements"), std::string::npos)
+      << check.findings[0].message;
+}
+
+TEST(PortPromises, AKernelHonouringTheStrideStaysCleanOnPaddedRows) {
+  register_builtin_cases();
+  const auto rope = CaseRegistry::instance().get("rope");
+  LoadOptions load;
+  load.overrides = {{"H", 2}, {"D", 8}};
+  load.ignore_unknown_overrides = true;
+  const std::string dir = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
+  CaseLayouts layouts;
+  layouts["x"] = load_contract(dir + "half_split.x.yaml", load);
+  layouts["cos_sin"] = load_contract(dir + "cos_sin.yaml", load);
+  layouts["out"] = load_contract(dir + "half_split.out.yaml", load);
+  CaseProbeRequest request;
+  request.model = request.claimed = layouts;
+  const auto reference = rope->reference(layouts);
+  const PortCheck check = check_port(*rope, *reference, "reference", request);
+  EXPECT_TRUE(check.clean()) << port_check_text(check);
 }
 
 }  // namespace

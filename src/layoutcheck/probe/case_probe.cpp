@@ -170,6 +170,12 @@ std::vector<std::int64_t> probe_points(const HostBuffer& buffer, std::int64_t ma
   return points;
 }
 
+// The owner of an offset of a row, or kPadding past its elements (a padded row pitch: the pad
+// between rows holds no element).
+std::uint32_t owner_at(const RowMap& owners, std::int64_t offset) {
+  return offset >= 0 && offset < owners.size() ? owners.at(offset) : RowMap::kPadding;
+}
+
 std::string element_text(const Contract& contract, const RowMap& owners, std::int64_t offset) {
   if (offset < 0 || offset >= owners.size()) return "beyond the row";
   const std::uint32_t owner = owners.at(offset);
@@ -345,7 +351,7 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
     const std::int64_t source = points[chosen];  // where the producer keeps what was read
     const std::int64_t row = points[p] / setup.stride, source_row = source / setup.stride;
     const std::int64_t offset = points[p] % setup.stride, source_offset = source % setup.stride;
-    const std::uint32_t owner = setup.producer_owners.at(source_offset);
+    const std::uint32_t owner = owner_at(setup.producer_owners, source_offset);
     if (row != source_row) {
       ++verdict.row_stride_findings;
       verdict.add("row-stride", request.buffer,
@@ -525,7 +531,7 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
                     output + " copies " + input_text(got) + ", the reference " + input_text(want));
         continue;
       }
-      const std::uint32_t owner = setup.producer_owners.at(want % setup.stride);
+      const std::uint32_t owner = owner_at(setup.producer_owners, want % setup.stride);
       if (owner >= RowMap::kPadding || want_row != 0) continue;
       auto& read = reads.offsets[static_cast<std::size_t>(owner)];
       if (read == ReadMap::kNotRead) read = got % setup.stride;

@@ -111,6 +111,22 @@ void check_determinism(const BufferSet& first, const BufferSet& second, PortChec
   }
 }
 
+// `contract` with every row kPitchPad elements longer than it says: what a caller passes when its
+// rows are slices of wider ones. The ABI passes the row stride, so a kernel that honours it reads
+// the same elements; one that computes its own pitch reads across the pad.
+constexpr std::int64_t kPitchPad = 16;
+
+Contract with_padded_rows(const Contract& contract) {
+  Contract padded = contract;
+  const std::int64_t stride = row_stride(contract) + kPitchPad;
+  if (padded.rows.empty())
+    padded.rows.push_back(RowDim{"row", stride, {}});
+  else
+    padded.rows.back().stride = stride;
+  padded.name = contract.name + " (rows padded to " + std::to_string(stride) + ")";
+  return padded;
+}
+
 }  // namespace
 
 PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& port_name,
@@ -141,6 +157,32 @@ PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& p
     }
     verdict.values_checked = false;  // the port's, above: each buffer is judged on its reads
     check.buffers.push_back(std::move(verdict));
+  }
+  // The row stride the ABI passes, honoured: each probed buffer again with padded rows, where the
+  // model packs them (a model that pads already was probed so above). The pad holds the probe's
+  // constant; a kernel reading it depends on an offset no element is at.
+  for (const std::string& buffer : subject.port_probe_buffers()) {
+    const auto model = request.model.find(buffer);
+    const auto claimed = request.claimed.find(buffer);
+    if (model == request.model.end() || claimed == request.claimed.end() ||
+        row_stride(model->second) != model->second.row_size || request.rows < 2)
+      continue;
+    CaseProbeRequest padded = request;
+    padded.buffer = buffer;
+    padded.model[buffer] = with_padded_rows(model->second);
+    padded.claimed[buffer] = with_padded_rows(claimed->second);
+    const CaseVerdict verdict = probe_case(subject, port, decoder, padded);
+    const auto unpadded = std::find_if(check.buffers.begin(), check.buffers.end(),
+                                       [&](const CaseVerdict& v) { return v.buffer == buffer; });
+    if (!verdict.reads_clean() && unpadded != check.buffers.end() && unpadded->reads_clean())
+      check.findings.push_back(
+          {"row-pitch", buffer,
+           "with the rows of '" + buffer + "' padded by " + std::to_string(kPitchPad) +
+               " elements (the row stride passed as " +
+               std::to_string(row_stride(padded.model[buffer])) +
+               "), the kernel does not read them as with packed rows: " +
+               verdict.conclusion(false) +
+               " (it computes its own row pitch instead of using the stride the ABI passes)"});
   }
   for (CaseRunner::Finding& finding : port.take_findings())
     check.findings.push_back(
