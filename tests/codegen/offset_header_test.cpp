@@ -141,6 +141,24 @@ std::string driver_for(const Contract& contract,
   return code.str();
 }
 
+// The driver's numbers after its NUL: per field its element count, then every element's offset
+// in logical order, each as the contract says.
+void expect_offsets(const std::string& printed, const Contract& contract,
+                    const std::vector<std::string>& fields) {
+  std::istringstream numbers(printed);
+  for (const std::string& name : fields) {
+    SCOPED_TRACE(name);
+    const Field& field = *contract.find_field(name);
+    long long value = -1;
+    ASSERT_TRUE(numbers >> value);
+    EXPECT_EQ(value, field.elements());
+    for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
+      ASSERT_TRUE(numbers >> value);
+      EXPECT_EQ(value, field.offset_of_linear(linear)) << "element " << linear;
+    }
+  }
+}
+
 bool has_host_compiler() {
   const char* cxx = std::getenv("CXX");
   const std::string probe = std::string("command -v '") +
@@ -193,18 +211,7 @@ TEST(OffsetHeader, CollidingNamesAndHostileTextCompileAndKeepTheirMeaning) {
   const std::size_t nul = output->find('\0');
   ASSERT_NE(nul, std::string::npos);
   EXPECT_EQ(output->substr(0, nul), contract.name);  // the name byte for byte
-  std::istringstream numbers(output->substr(nul + 1));
-  for (const char* name : {"Q", "class", "hv"}) {
-    SCOPED_TRACE(name);
-    const Field& field = *contract.find_field(name);
-    long long value = -1;
-    ASSERT_TRUE(numbers >> value);
-    EXPECT_EQ(value, field.elements());
-    for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
-      ASSERT_TRUE(numbers >> value);
-      EXPECT_EQ(value, field.offset_of_linear(linear)) << "element " << linear;
-    }
-  }
+  expect_offsets(output->substr(nul + 1), contract, {"Q", "class", "hv"});
 }
 
 // Names the standard headers define as macros: with <cstdio>, <cassert>, <cerrno> and <climits>
@@ -229,22 +236,11 @@ fields:
                                                "macros.yaml");
   const std::string header = generate_offset_header(contract, {"macros.yaml"});
   EXPECT_THAT(header, HasSubstr("Index EOF_ = 3;"));
-  const std::string driver =
-      "#include <cassert>\n#include <cerrno>\n#include <climits>\n" +
-      driver_for(contract, {{"NULL", "NULL_"}, {"EOF", "EOF_"}});
+  const std::string driver = "#include <cassert>\n#include <cerrno>\n#include <climits>\n" +
+                             driver_for(contract, {{"NULL", "NULL_"}, {"EOF", "EOF_"}});
   const std::optional<std::string> output = compile_and_run(header, driver);
   ASSERT_TRUE(output);
-  std::istringstream numbers(output->substr(output->find('\0') + 1));
-  for (const char* name : {"NULL", "EOF"}) {
-    const Field& field = *contract.find_field(name);
-    long long value = -1;
-    ASSERT_TRUE(numbers >> value);
-    EXPECT_EQ(value, field.elements());
-    for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
-      ASSERT_TRUE(numbers >> value);
-      EXPECT_EQ(value, field.offset_of_linear(linear));
-    }
-  }
+  expect_offsets(output->substr(output->find('\0') + 1), contract, {"NULL", "EOF"});
 }
 
 // Two contract names that meet in one namespace ("a.b" and "a_b"): including both headers stops

@@ -137,7 +137,7 @@ class BrokenPort : public CaseRunner {
     if (fault_ == Fault::varies_between_launches && ++launches_ % 2 == 0)
       out.set_bits(5, out.bits(5) ^ 1);
   }
-  std::vector<Finding> take_findings() override {
+  std::vector<ProbeFinding> take_findings() override {
     if (fault_ != Fault::writes_past_the_end) return {};
     return {{"out-of-bounds", "out", "12 of the 4096 bytes after 'out' were written"}};
   }
@@ -148,9 +148,8 @@ class BrokenPort : public CaseRunner {
   int launches_ = 0;
 };
 
-PortCheck check_broken(BrokenPort::Fault fault) {
-  register_builtin_cases();
-  const auto rope = CaseRegistry::instance().get("rope");
+// The RoPE case's half-split layouts at H = 2, D = 8.
+CaseLayouts small_half_split_layouts() {
   LoadOptions load;
   load.overrides = {{"H", 2}, {"D", 8}};
   load.ignore_unknown_overrides = true;
@@ -159,6 +158,13 @@ PortCheck check_broken(BrokenPort::Fault fault) {
   layouts["x"] = load_contract(dir + "half_split.x.yaml", load);
   layouts["cos_sin"] = load_contract(dir + "cos_sin.yaml", load);
   layouts["out"] = load_contract(dir + "half_split.out.yaml", load);
+  return layouts;
+}
+
+PortCheck check_broken(BrokenPort::Fault fault) {
+  register_builtin_cases();
+  const auto rope = CaseRegistry::instance().get("rope");
+  const CaseLayouts layouts = small_half_split_layouts();
   CaseProbeRequest request;
   request.model = request.claimed = layouts;
   BrokenPort port(rope->reference(layouts), fault);
@@ -207,14 +213,7 @@ TEST(PortPromises, AKernelComputingItsOwnRowPitchIsNamed) {
 TEST(PortPromises, AKernelHonouringTheStrideStaysCleanOnPaddedRows) {
   register_builtin_cases();
   const auto rope = CaseRegistry::instance().get("rope");
-  LoadOptions load;
-  load.overrides = {{"H", 2}, {"D", 8}};
-  load.ignore_unknown_overrides = true;
-  const std::string dir = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
-  CaseLayouts layouts;
-  layouts["x"] = load_contract(dir + "half_split.x.yaml", load);
-  layouts["cos_sin"] = load_contract(dir + "cos_sin.yaml", load);
-  layouts["out"] = load_contract(dir + "half_split.out.yaml", load);
+  const CaseLayouts layouts = small_half_split_layouts();
   CaseProbeRequest request;
   request.model = request.claimed = layouts;
   const auto reference = rope->reference(layouts);

@@ -27,6 +27,16 @@ namespace layoutcheck {
 // The contract of each laid-out buffer, by buffer name.
 using CaseLayouts = std::map<std::string, Contract, std::less<>>;
 
+// One finding: its kind ("dependence", "unresolved", "ambiguous", "not-a-copy", "row-stride",
+// "output-layout", "routing", "out-of-bounds", ...; "values" is the one soft kind: per-probe value
+// deviations, which the random-input check overrules when it ran), the buffer it concerns, and one
+// line that names elements and offsets. Probe verdicts list them; runners report their own.
+struct ProbeFinding {
+  std::string kind;
+  std::string buffer;
+  std::string message;
+};
+
 // Anything that performs the case's operator: its reference, a CPU model of a kernel, a GPU
 // kernel or a runtime-compiled port. The probe engine treats it as a black box.
 class CaseRunner {
@@ -36,12 +46,9 @@ class CaseRunner {
   // Reads the input and in-place buffers of `buffers` and writes the output and in-place ones.
   // @post throws std::runtime_error on a failure it cannot recover from (GPU errors name the call).
   virtual void run(BufferSet& buffers) = 0;
-  // What the runner saw itself since the last call, as (kind, buffer, message): a GPU port's writes
-  // past the end of a buffer (its guard zones), counters it left non-zero. Nothing for CPU models.
-  struct Finding {
-    std::string kind, buffer, message;
-  };
-  virtual std::vector<Finding> take_findings() { return {}; }
+  // What the runner saw itself since the last call: a GPU port's writes past the end of a buffer
+  // (its guard zones), counters it left non-zero. Nothing for CPU models.
+  virtual std::vector<ProbeFinding> take_findings() { return {}; }
 };
 
 // A kernel interface a port may implement: how its arguments are packed is the case's business

@@ -43,11 +43,11 @@ void PortRunner::run(BufferSet& buffers) {
     if (spec.writes()) device_.download(buffers, spec.name);
   for (auto& guard : device_.guard_findings())  // not a structured binding: clang 15 (hipcc)
     if (std::none_of(findings_.begin(), findings_.end(),
-                     [&](const Finding& seen) { return seen.buffer == guard.first; }))
+                     [&](const ProbeFinding& seen) { return seen.buffer == guard.first; }))
       findings_.push_back({"out-of-bounds", guard.first, std::move(guard.second)});
 }
 
-std::vector<CaseRunner::Finding> PortRunner::take_findings() {
+std::vector<ProbeFinding> PortRunner::take_findings() {
   return std::exchange(findings_, {});
 }
 

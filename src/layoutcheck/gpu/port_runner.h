@@ -32,7 +32,7 @@ class PortRunner : public CaseRunner {
   std::string name() const override { return "port:" + manifest_.entry; }
   void run(BufferSet& buffers) override;
   // Writes past a buffer's end seen since the last call (each buffer once).
-  std::vector<Finding> take_findings() override;
+  std::vector<ProbeFinding> take_findings() override;
   const std::string& compiler_log() const { return module_.compiler_log(); }
 
  private:
@@ -42,7 +42,7 @@ class PortRunner : public CaseRunner {
   RtcModule module_;
   Stream stream_;
   DeviceBufferSet device_;
-  std::vector<Finding> findings_;
+  std::vector<ProbeFinding> findings_;
 };
 
 }  // namespace layoutcheck::gpu

@@ -11,20 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "layoutcheck/cases/case.h"  // ProbeFinding
 #include "layoutcheck/diff/read_map.h"
 #include "layoutcheck/render/json.h"
 
 namespace layoutcheck {
-
-// One finding: its kind ("dependence", "unresolved", "ambiguous", "not-a-copy", "row-stride",
-// "output-layout", "routing", "never-read", ...; "values" is the one soft kind: per-probe value
-// deviations, which the random-input check overrules when it ran), the buffer it concerns, and one
-// line that names elements and offsets.
-struct ProbeFinding {
-  std::string kind;
-  std::string buffer;
-  std::string message;
-};
 
 inline constexpr std::size_t kMaxListedFindings = 20;
 

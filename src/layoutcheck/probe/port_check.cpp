@@ -184,9 +184,7 @@ PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& p
                verdict.conclusion(false) +
                " (it computes its own row pitch instead of using the stride the ABI passes)"});
   }
-  for (CaseRunner::Finding& finding : port.take_findings())
-    check.findings.push_back(
-        {std::move(finding.kind), std::move(finding.buffer), std::move(finding.message)});
+  for (ProbeFinding& finding : port.take_findings()) check.findings.push_back(std::move(finding));
   return check;
 }
 
