@@ -50,6 +50,10 @@ struct FlatAddressing {
   __device__ static long long s(const Dims& d, long long hv, long long k, long long v) {
     return state_hkv::offset_S(symbols<S>(d), hv, k, v);
   }
+  // The output is the ABI's [batch][HV][V], not a contract's.
+  __device__ static long long out(const Dims& d, long long row, long long hv, long long v) {
+    return (row * d.HV + hv) * d.V + v;
+  }
   __device__ static long long key_head(const Dims& d, long long hv) { return hv / d.G; }
   __device__ static long long qkvz_row(const GdnDecodeArgs& args, long long row) {
     return row * args.qkvz_row_stride;

@@ -162,7 +162,7 @@ __device__ void decode(const GdnDecodeArgs& args) {
   layoutcheck::wave::block_sum<1>(norm, scratch);
   const float inverse_rms = 1.0f / sqrtf(norm[0] / static_cast<float>(d.V) + 1e-6f);
   for (long long col = threadIdx.x; col < d.V; col += blockDim.x)
-    args.out[(row * d.HV + hv) * d.V + col] =
+    args.out[Addressing::out(d, row, hv, col)] =
         layoutcheck::float_to_bf16(o[col] * inverse_rms * gate[col]);
 }
 

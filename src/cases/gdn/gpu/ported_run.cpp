@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sstream>
 
 #include "cases/gdn/gpu/ported_kernel.h"
 #include "cases/gdn/probe/gdn_case_verdict.h"
+#include "cases/gdn/probe/output_writes.h"
 #include "cases/gdn/probe/probe_sweep.h"
 #include "cases/gdn/probe/value_check.h"
 #include "cases/gdn/random_problem.h"
@@ -64,6 +66,7 @@ PortCheck PortedRunReport::port_check() const {
     check.buffers.push_back(std::move(verdict));
   }
   check.findings = findings;
+  check.not_verified = not_verified;
   check.values_checked = true;
   check.values_ok = values.passed;
   char detail[160];
@@ -104,6 +107,23 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
   report.kernel = manifest.entry;
   report.arch = current_device().arch;
   report.shape = shape;
+  // Where the kernel writes out, first: the input probes read their answers there.
+  const OutputWrites writes = find_output_writes(kernel, shape, model, options.seed + 3);
+  std::unique_ptr<GdnRunner> reordered;
+  GdnRunner* probed = &kernel;
+  if (!writes.determined) {
+    report.not_verified.push_back("where the kernel writes out: " + writes.detail);
+  } else if (!writes.as_model()) {
+    const std::string written = writes.notation(shape);
+    report.findings.push_back(
+        {"output-layout", "out",
+         "out is written as " + (written.empty() ? "a permutation that no strides describe" : written) +
+             ", the model reads it as (" + std::to_string(shape.HV) + "," +
+             std::to_string(shape.V) + "):(" + std::to_string(shape.V) +
+             ",1); the input probes below read the output where the kernel writes it"});
+    reordered = read_output_as_written(kernel, writes);
+    probed = reordered.get();
+  }
   ProbeOptions probe;
   probe.max_batch = options.probe_batch;
   probe.seed = options.seed;
@@ -113,7 +133,7 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
     finding.claimed = diff_contracts(layout_of(model, buffer), layout_of(consumes, buffer));
     probe.max_probes = buffer == GdnBuffer::state ? options.max_state_probes : options.max_probes;
     const ProbeTarget target{shape, buffer, layout_of(model, buffer), consumes};
-    finding.probed = probe_gdn_runner(kernel, target, probe);
+    finding.probed = probe_gdn_runner(*probed, target, probe);
     report.buffers.push_back(std::move(finding));
   }
   ValueCheckOptions values;

@@ -41,8 +41,10 @@ struct PortedRunReport {
   GdnShape shape;
   std::vector<BufferFinding> buffers;  // qkvz, ba, state
   ValueCheck values;                   // wired into the model
-  // The ABI's other promises: counters, determinism (two launches on the same inputs).
+  // The ABI's other promises: where out is written (probe/output_writes.h), counters,
+  // determinism (two launches on the same inputs).
   std::vector<ProbeFinding> findings;
+  std::vector<std::string> not_verified;  // checks that could not run, and why
   bool layout_ok() const;  // every probe clean, and every probe agrees with the claims
   bool clean() const { return port_check().clean(); }
   // "clean", "qkvz: layout misread: ...", "no layout misread, values differ ...", ...

@@ -29,7 +29,8 @@ std::string mutant(const std::string& name) {
 
 const std::vector<std::string> kPorts = {
     "correct_native",       "upstream_port", "swap_q_k",         "swap_b_a",   "key_head_modulo",
-    "v_stride_off_by_head", "z_from_v",      "state_transposed", "row_stride", "skip_l2norm"};
+    "v_stride_off_by_head", "z_from_v",      "state_transposed", "row_stride", "skip_l2norm",
+    "out_transposed"};
 
 TEST(RunManifest, ReadsEveryShippedManifest) {
   for (const std::string& name : kPorts) {
@@ -207,6 +208,18 @@ TEST(PortedKernels, MutantsAreCaughtWithTheRightDiagnosis) {
     const PortedRunReport report = run_small("row_stride");
     const ProbeVerdict& qkvz = finding(report, GdnBuffer::qkvz).probed;
     EXPECT_FALSE(qkvz.row_stride.empty()) << ported_run_text(report);
+  }
+  {
+    // Written [V][HV]: named as the output's layout; every input still reads as it should.
+    const PortedRunReport report = run_small("out_transposed");
+    ASSERT_EQ(report.findings.size(), 1u) << ported_run_text(report);
+    EXPECT_EQ(report.findings.front().kind, "output-layout");
+    EXPECT_THAT(report.findings.front().message,
+                HasSubstr("(" + std::to_string(small.HV) + "," + std::to_string(small.V) + "):(1," +
+                          std::to_string(small.HV) + ")"));
+    EXPECT_TRUE(report.layout_ok()) << ported_run_text(report);
+    EXPECT_FALSE(report.clean());
+    EXPECT_THAT(report.conclusion(), HasSubstr("output-layout"));
   }
   {
     const PortedRunReport report = run_small("skip_l2norm");
