@@ -86,6 +86,9 @@ if wants cli; then
     if (( ++running % 4 == 0 )); then wait; fi
   done
   wait
+  # One launch of a version-1 port under memcheck and racecheck (the version-2 ports' are in
+  # the GPU tests, RunSanitize.*).
+  step run_sanitize_gdn_correct_native 400 "$cli" run probes/gdn/correct_native.yaml --sanitize
   if "$cli" probe --help 2>/dev/null | grep -q -- --backend; then
     for shape in "" "--set HV=32"; do
       tag=${shape:+_hv32}

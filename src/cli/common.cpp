@@ -11,6 +11,7 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "layoutcheck/contract/expression.h"
 
@@ -136,6 +137,13 @@ int finish_standard_output(int exit_code) {
 std::filesystem::path contracts_folder() {
   if (const char* folder = std::getenv("LAYOUTCHECK_CONTRACTS"); folder && *folder) return folder;
   return LAYOUTCHECK_SOURCE_CONTRACTS;
+}
+
+std::string self_executable() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw std::runtime_error("cannot find this program's path: " + error.message());
+  return self.string();
 }
 
 }  // namespace layoutcheck::cli

@@ -50,6 +50,9 @@ LoadOptions load_options_from(const std::vector<std::string>& assignments,
 // Where the contracts a case names by default live: $LAYOUTCHECK_CONTRACTS, else the source tree's.
 std::filesystem::path contracts_folder();
 
+// This program's own path (/proc/self/exe), to run it again as a child.
+std::string self_executable();
+
 void write_output_file(const std::string& path, std::string_view contents);
 
 // Flushes standard output. @post exit_code when everything written to it arrived; else, with

@@ -6,6 +6,8 @@
 //     compiled and probed on the GPU with the case's first decoder (probe/case_probe.h).
 //   --compile-only: runtime compilation for ARCH without a GPU (NVRTC needs none); prints the
 //     compiler log and, where the toolchain reports it, registers, shared memory and spills.
+//   --sanitize: after the checks, one launch of the port under compute-sanitizer's memcheck and
+//     racecheck (probe/compute_sanitizer.h): this program again, run with --launch-once.
 // Exit 0 clean (or compiled), 1 findings, 2 input errors (bad manifest or contracts, a compile
 // error — the compiler log is printed — or no GPU).
 #include <iostream>
@@ -18,6 +20,7 @@
 #include "common.h"
 #include "layoutcheck/cases/port_manifest.h"
 #include "layoutcheck/cases/registry.h"
+#include "layoutcheck/probe/compute_sanitizer.h"
 #include "layoutcheck/probe/port_check.h"
 
 #if defined(LAYOUTCHECK_HAVE_GPU)
@@ -37,7 +40,9 @@ struct RunOptions {
   std::uint64_t seed = 1;
   bool json = false;
   bool compile_only = false;
-  std::string arch;  // --arch; empty: the backend's default
+  bool sanitize = false;
+  bool launch_once = false;  // the child of --sanitize: one launch, nothing checked
+  std::string arch;          // --arch; empty: the backend's default
 };
 
 [[maybe_unused]] constexpr const char* kNoBackend =
@@ -45,6 +50,38 @@ struct RunOptions {
     "-DLAYOUTCHECK_GPU_BACKEND=hip or cuda";
 
 #if defined(LAYOUTCHECK_HAVE_GPU)
+
+constexpr int kSanitizerTimeoutSeconds = 600;
+constexpr const char* kNotSanitized =
+    "memory errors and races were looked for only through guard zones (writes past a buffer) and "
+    "two launches agreeing; run --sanitize runs compute-sanitizer's memcheck and racecheck";
+
+// --sanitize: memcheck and racecheck over one launch of the port, in a child process.
+void sanitize(const RunOptions& options, std::vector<ProbeFinding>& findings,
+              std::vector<std::string>& not_verified) {
+#if defined(LC_GPU_VENDOR_AMD)
+  (void)options;
+  (void)findings;
+  not_verified.push_back(
+      "memcheck and racecheck: compute-sanitizer is NVIDIA's, and this build targets AMD GPUs");
+#else
+  const std::optional<std::string> sanitizer = find_compute_sanitizer();
+  if (!sanitizer) {
+    not_verified.push_back(
+        "memcheck and racecheck: compute-sanitizer was not found (on PATH, in /usr/local/cuda/bin, "
+        "or as LAYOUTCHECK_COMPUTE_SANITIZER)");
+    return;
+  }
+  std::vector<std::string> command = {self_executable(), "run",    options.manifest,
+                                      "--launch-once",   "--seed", std::to_string(options.seed)};
+  for (const std::string& assignment : options.assignments)
+    command.insert(command.end(), {"--set", assignment});
+  std::vector<SanitizerRun> runs;
+  for (const char* tool : {"memcheck", "racecheck"})
+    runs.push_back(run_under_sanitizer(*sanitizer, tool, command, kSanitizerTimeoutSeconds));
+  add_sanitizer_results(runs, findings, not_verified);
+#endif
+}
 
 // The architecture --compile-only targets without --arch: a representative one of the backend.
 std::string default_arch() {
@@ -116,8 +153,14 @@ int run_v1(const RunOptions& options) {
   run.overrides = load_options_from(options.assignments).overrides;
   run.seed = options.seed;
   try {
-    const gpu::PortedRunReport report = gpu::run_ported_kernel(manifest, run);
+    if (options.launch_once) {
+      gpu::launch_ported_kernel_once(manifest, run);
+      return kClean;
+    }
+    gpu::PortedRunReport report = gpu::run_ported_kernel(manifest, run);
+    if (options.sanitize) sanitize(options, report.findings, report.not_verified);
     std::cout << gpu::ported_run_text(report);
+    if (!options.sanitize) std::cout << "note: " << kNotSanitized << "\n";
     return report.clean() ? kClean : kFindings;
   } catch (const gpu::RtcError& error) {
     std::cerr << "layoutcheck run: " << manifest.source << " does not compile:\n"
@@ -138,19 +181,28 @@ int run_v2(const RunOptions& options, const PortManifest& manifest) {
   const std::shared_ptr<const Case> subject = CaseRegistry::instance().get(manifest.case_name);
   std::optional<gpu::PortRunner> runner;
   try {
-    runner.emplace(manifest);
+    runner.emplace(manifest, /*guard_zones=*/!options.launch_once);
   } catch (const gpu::RtcError& error) {
     std::cerr << "layoutcheck run: " << manifest.source << " does not compile:\n"
               << error.what() << "\n";
     return kInputError;
+  }
+  if (options.launch_once) {
+    BufferSet buffers = subject->make_buffers(manifest.model_layouts, 2, options.seed);
+    runner->run(buffers);
+    return kClean;
   }
   CaseProbeRequest request;
   request.model = manifest.model_layouts;
   request.claimed = manifest.claimed;
   request.rows = 2;
   request.seed = options.seed;
-  const PortCheck check = check_port(
-      *subject, *runner, manifest.name.empty() ? manifest.entry : manifest.name, request);
+  PortCheck check = check_port(*subject, *runner,
+                               manifest.name.empty() ? manifest.entry : manifest.name, request);
+  if (options.sanitize)
+    sanitize(options, check.findings, check.not_verified);
+  else
+    check.notes.push_back(kNotSanitized);
   if (options.json)
     std::cout << port_check_json(check).dump() << "\n";
   else
@@ -195,6 +247,13 @@ Command setup_run_command(CLI::App& parent) {
                 "usage; exit 0 when it compiles, 2 when not");
   app->add_option("--arch", options->arch,
                   "Architecture for --compile-only (default sm_90 with CUDA, gfx90a with HIP)");
+  app->add_flag("--sanitize", options->sanitize,
+                "Also launch the port once under compute-sanitizer's memcheck and racecheck "
+                "(NVIDIA GPUs) and put what they report in the verdict");
+  app->add_flag("--launch-once", options->launch_once,
+                "Launch the port once on random inputs and check nothing (what --sanitize runs "
+                "under compute-sanitizer)")
+      ->group("");
   add_set_option(app, options->assignments);
   return {app, [options] { return run_run(*options); }};
 }

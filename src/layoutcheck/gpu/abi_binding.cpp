@@ -9,38 +9,22 @@ namespace layoutcheck::gpu {
 void DeviceBufferSet::upload(const BufferSet& host) {
   for (const HostBuffer& buffer : host.all()) {
     auto found = buffers_.find(buffer.name);
-    if (found == buffers_.end() || found->second.size != buffer.bytes.size())
+    if (found == buffers_.end() || found->second.size() != buffer.bytes.size())
       found = buffers_
-                  .insert_or_assign(
-                      buffer.name,
-                      Guarded{DeviceBuffer<std::uint8_t>(buffer.bytes.size() + kGuardBytes),
-                              buffer.bytes.size()})
+                  .insert_or_assign(buffer.name,
+                                    DeviceBuffer<std::uint8_t>(buffer.bytes.size(), guard_bytes_))
                   .first;
-    std::vector<std::uint8_t> bytes(buffer.bytes);
-    bytes.resize(buffer.bytes.size() + kGuardBytes, kGuardByte);
-    found->second.bytes.upload(std::span<const std::uint8_t>(bytes));
+    found->second.upload(std::span<const std::uint8_t>(buffer.bytes));
+    found->second.set_guard();
   }
 }
 
 std::vector<std::pair<std::string, std::string>> DeviceBufferSet::guard_findings() const {
   std::vector<std::pair<std::string, std::string>> findings;
-  for (const auto& [name, buffer] : buffers_) {
-    std::vector<std::uint8_t> guard(kGuardBytes);
-    LC_GPU_CHECK(hipMemcpy(guard.data(), buffer.bytes.data() + buffer.size, kGuardBytes,
-                           hipMemcpyDeviceToHost));
-    std::size_t first = kGuardBytes, changed = 0;
-    for (std::size_t i = 0; i < kGuardBytes; ++i)
-      if (guard[i] != kGuardByte) {
-        first = std::min(first, i);
-        ++changed;
-      }
-    if (changed > 0)
-      findings.emplace_back(name, std::to_string(changed) + " of the " +
-                                      std::to_string(kGuardBytes) + " bytes after '" + name +
-                                      "' were written, the first " + std::to_string(first) +
-                                      " bytes past its end (byte offset " +
-                                      std::to_string(buffer.size + first) + ")");
-  }
+  for (const auto& [name, buffer] : buffers_)
+    if (const std::optional<GuardDamage> damage = buffer.guard_damage())
+      findings.emplace_back(
+          name, guard_damage_message(name, buffer.size(), buffer.guard_bytes(), *damage));
   return findings;
 }
 
@@ -49,26 +33,23 @@ void DeviceBufferSet::download(BufferSet& host, std::string_view name) const {
   if (found == buffers_.end())
     throw GpuError("buffer '" + std::string(name) + "' is not on the device");
   HostBuffer& buffer = host.at(name);
-  if (buffer.bytes.size() != found->second.size)
+  if (buffer.bytes.size() != found->second.size())
     throw GpuError("buffer '" + std::string(name) + "' changed size on the host");
-  if (!buffer.bytes.empty())
-    LC_GPU_CHECK(hipMemcpy(buffer.bytes.data(), found->second.bytes.data(), buffer.bytes.size(),
-                           hipMemcpyDeviceToHost));
+  found->second.download(std::span<std::uint8_t>(buffer.bytes));
 }
 
 void DeviceBufferSet::fill_bytes(std::string_view name, int byte_value) {
   const auto found = buffers_.find(name);
   if (found == buffers_.end())
     throw GpuError("buffer '" + std::string(name) + "' is not on the device");
-  if (found->second.size > 0)
-    LC_GPU_CHECK(hipMemset(found->second.bytes.data(), byte_value, found->second.size));
+  found->second.fill_bytes(byte_value);
 }
 
 void* DeviceBufferSet::data(std::string_view name) const {
   const auto found = buffers_.find(name);
   if (found == buffers_.end())
     throw GpuError("buffer '" + std::string(name) + "' is not on the device");
-  return const_cast<std::uint8_t*>(found->second.bytes.data());
+  return const_cast<std::uint8_t*>(found->second.data());
 }
 
 AbiBindingRegistry& AbiBindingRegistry::instance() {

@@ -19,13 +19,13 @@
 
 namespace layoutcheck::gpu {
 
-// The device copies of a BufferSet, by buffer name. Each is followed by a guard zone of
-// kGuardBytes holding kGuardByte, set at every upload: a kernel writing past a buffer's end changes
-// it, and guard_findings says where.
+// The device copies of a BufferSet, by buffer name. Each is followed by a guard zone
+// (gpu/buffer.h), set at every upload: guard_findings says which a kernel wrote past.
 class DeviceBufferSet {
  public:
-  static constexpr std::size_t kGuardBytes = 4096;
-  static constexpr std::uint8_t kGuardByte = 0xA5;
+  // guard_bytes 0: buffers of exactly their size, for a run under compute-sanitizer's memcheck,
+  // which then sees any access past an end (a guard zone hides reads from it).
+  explicit DeviceBufferSet(std::size_t guard_bytes = kGuardBytes) : guard_bytes_(guard_bytes) {}
 
   // Copies every buffer of `host` to the device, allocating those that are new or changed size,
   // and sets every guard zone.
@@ -41,11 +41,8 @@ class DeviceBufferSet {
   void* data(std::string_view name) const;
 
  private:
-  struct Guarded {
-    DeviceBuffer<std::uint8_t> bytes;  // the buffer, then its guard zone
-    std::size_t size = 0;              // the buffer's own bytes
-  };
-  std::map<std::string, Guarded, std::less<>> buffers_;
+  std::size_t guard_bytes_;
+  std::map<std::string, DeviceBuffer<std::uint8_t>, std::less<>> buffers_;
 };
 
 struct AbiBinding {

@@ -13,11 +13,12 @@ RtcSource port_source(const PortManifest& manifest) {
   return rtc_source_file(manifest.file, manifest.source, manifest.entry, manifest.compile_options);
 }
 
-PortRunner::PortRunner(const PortManifest& manifest)
+PortRunner::PortRunner(const PortManifest& manifest, bool guard_zones)
     : manifest_(manifest),
       subject_(CaseRegistry::instance().get(manifest.case_name)),
       binding_(AbiBindingRegistry::instance().get(manifest.abi)),
-      module_(RtcModule::compile(port_source(manifest))) {}
+      module_(RtcModule::compile(port_source(manifest))),
+      device_(guard_zones ? kGuardBytes : 0) {}
 
 void PortRunner::run(BufferSet& buffers) {
   const SymbolTable symbols =

@@ -27,7 +27,8 @@ class PortRunner : public CaseRunner {
   // @pre manifest.version == 2 (load_port_manifest validated it).
   // @post throws InputError (unknown case, no binding for the ABI, unreadable source), RtcError
   //       with the compiler log, GpuError without a GPU.
-  explicit PortRunner(const PortManifest& manifest);
+  // guard_zones false: buffers of exactly their size (a launch under memcheck).
+  explicit PortRunner(const PortManifest& manifest, bool guard_zones = true);
 
   std::string name() const override { return "port:" + manifest_.entry; }
   void run(BufferSet& buffers) override;

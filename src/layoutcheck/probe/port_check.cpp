@@ -24,11 +24,12 @@ std::string PortCheck::conclusion() const {
   std::string text;
   const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
   bool values_differ = values_checked && !values_ok;
-  // A stray write or two launches that disagree explain any wrong value and any probe finding:
-  // say that plainly, first, and do not list what follows from it as evidence of a layout.
+  // A stray access, a race or two launches that disagree explain any wrong value and any probe
+  // finding: say that plainly, first, and do not list what follows from it as a layout's.
   const bool unattributable =
       std::any_of(findings.begin(), findings.end(), [](const ProbeFinding& finding) {
-        return finding.kind == "out-of-bounds" || finding.kind == "non-deterministic";
+        return finding.kind == "out-of-bounds" || finding.kind == "non-deterministic" ||
+               finding.kind == "memcheck" || finding.kind == "racecheck";
       });
   if (unattributable) {
     for (const ProbeFinding& finding : findings) add(finding.kind + ": " + finding.message);
@@ -194,6 +195,7 @@ std::string port_check_text(const PortCheck& check) {
   for (const ProbeFinding& finding : check.findings)
     text += finding.kind + ": " + finding.message + "\n";
   for (const std::string& gap : check.not_verified) text += "not verified: " + gap + "\n";
+  for (const std::string& note : check.notes) text += "note: " + note + "\n";
   if (check.values_checked)
     text += std::string("values against the reference on random inputs: ") +
             (check.values_ok ? "agree" : "DIFFER") +
@@ -205,13 +207,15 @@ std::string port_check_text(const PortCheck& check) {
 Json port_check_json(const PortCheck& check) {
   Json buffers = Json::array();
   for (const CaseVerdict& verdict : check.buffers) buffers.push(case_verdict_json(verdict));
-  Json gaps = Json::array();
+  Json gaps = Json::array(), notes = Json::array();
   for (const std::string& gap : check.not_verified) gaps.push(gap);
+  for (const std::string& note : check.notes) notes.push(note);
   return Json::object()
       .set("port", check.port)
       .set("buffers", std::move(buffers))
       .set("findings", findings_json(check.findings))
       .set("not_verified", std::move(gaps))
+      .set("notes", std::move(notes))
       .set("values", Json::object()
                          .set("checked", check.values_checked)
                          .set("agree", check.values_ok)

@@ -22,6 +22,7 @@ struct PortCheck {
   bool values_ok = true;
   std::string values_detail;
   std::vector<std::string> not_verified;
+  std::vector<std::string> notes;  // what a reviewer should know, not findings
 
   bool clean() const;
   // One line: "clean", or the buffers with findings and what each has.

@@ -49,22 +49,23 @@ void check_step_inputs(const GdnStepInputs& inputs) {
   require_size("norm_weight", inputs.weights.norm_weight.size(), s.V);
 }
 
-GdnDeviceLayer::GdnDeviceLayer(const GdnStepInputs& inputs) {
+GdnDeviceLayer::GdnDeviceLayer(const GdnStepInputs& inputs, std::size_t guard_bytes) {
   check_step_inputs(inputs);
   shape_ = inputs.shape;
   batch_ = inputs.batch;
   qkvz_row_stride_ = inputs.qkvz_row_stride;
   ba_row_stride_ = inputs.ba_row_stride;
   state_row_stride_ = static_cast<std::int64_t>(inputs.state.size()) / inputs.batch;
-  qkvz = DeviceBuffer<bf16_bits>(inputs.qkvz.size());
-  ba = DeviceBuffer<bf16_bits>(inputs.ba.size());
-  conv_state = DeviceBuffer<bf16_bits>(inputs.conv_state.size());
-  state = DeviceBuffer<float>(inputs.state.size());
-  out = DeviceBuffer<bf16_bits>(static_cast<std::size_t>(batch_ * shape_.HV * shape_.V));
-  conv_weight = DeviceBuffer<bf16_bits>(inputs.weights.conv_weight.size());
-  norm_weight = DeviceBuffer<bf16_bits>(inputs.weights.norm_weight.size());
-  A_log = DeviceBuffer<float>(inputs.weights.A_log.size());
-  dt_bias = DeviceBuffer<float>(inputs.weights.dt_bias.size());
+  qkvz = DeviceBuffer<bf16_bits>(inputs.qkvz.size(), guard_bytes);
+  ba = DeviceBuffer<bf16_bits>(inputs.ba.size(), guard_bytes);
+  conv_state = DeviceBuffer<bf16_bits>(inputs.conv_state.size(), guard_bytes);
+  state = DeviceBuffer<float>(inputs.state.size(), guard_bytes);
+  out =
+      DeviceBuffer<bf16_bits>(static_cast<std::size_t>(batch_ * shape_.HV * shape_.V), guard_bytes);
+  conv_weight = DeviceBuffer<bf16_bits>(inputs.weights.conv_weight.size(), guard_bytes);
+  norm_weight = DeviceBuffer<bf16_bits>(inputs.weights.norm_weight.size(), guard_bytes);
+  A_log = DeviceBuffer<float>(inputs.weights.A_log.size(), guard_bytes);
+  dt_bias = DeviceBuffer<float>(inputs.weights.dt_bias.size(), guard_bytes);
   upload(inputs);
 }
 
@@ -88,6 +89,17 @@ void GdnDeviceLayer::upload(const GdnStepInputs& inputs) {
   norm_weight.upload(inputs.weights.norm_weight);
   A_log.upload(inputs.weights.A_log);
   dt_bias.upload(inputs.weights.dt_bias);
+  for_each_buffer(*this, [](const char*, auto& buffer) { buffer.set_guard(); });
+}
+
+std::vector<std::pair<std::string, std::string>> GdnDeviceLayer::guard_findings() const {
+  std::vector<std::pair<std::string, std::string>> findings;
+  for_each_buffer(*this, [&](const char* name, const auto& buffer) {
+    if (const auto damage = buffer.guard_damage())
+      findings.emplace_back(
+          name, guard_damage_message(name, buffer.bytes(), buffer.guard_bytes(), *damage));
+  });
+  return findings;
 }
 
 GdnStepOutputs GdnDeviceLayer::download() const {

@@ -2,10 +2,14 @@
 // output, sized and laid out exactly as a GdnStepInputs holds them on the host.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
-#include "kernels/gdn/gdn_abi.h"
 #include "cases/gdn/problem.h"
+#include "kernels/gdn/gdn_abi.h"
 #include "layoutcheck/gpu/buffer.h"
 
 namespace layoutcheck::gpu {
@@ -14,7 +18,9 @@ class GdnDeviceLayer {
  public:
   // @pre inputs are well formed (sizes match shape, batch and row strides; the state holds batch
   //      equal rows). Throws std::invalid_argument naming the buffer otherwise.
-  explicit GdnDeviceLayer(const GdnStepInputs& inputs);
+  // guard_bytes: a guard zone after every buffer (gpu/buffer.h), set at every upload, for a
+  // port whose writes past a buffer's end must be seen; 0 for the project's own paths.
+  explicit GdnDeviceLayer(const GdnStepInputs& inputs, std::size_t guard_bytes = 0);
 
   // Same sizes as at construction (else std::invalid_argument): copies every buffer again.
   void upload(const GdnStepInputs& inputs);
@@ -26,6 +32,9 @@ class GdnDeviceLayer {
   void download_into(GdnStepOutputs& outputs) const;
   // Sets every output byte to 0xff (bf16 NaN) so an element a kernel fails to write shows.
   void poison_output();
+
+  // The buffers written past their end since the upload: (buffer, message).
+  std::vector<std::pair<std::string, std::string>> guard_findings() const;
 
   // The ABI arguments over these buffers; the workspace members are left null/zero.
   GdnDecodeArgs args();
@@ -39,6 +48,20 @@ class GdnDeviceLayer {
   DeviceBuffer<float> A_log, dt_bias;
 
  private:
+  // Every device buffer with its ABI name; Self is const or not.
+  template <class Self, class Visit>
+  static void for_each_buffer(Self& self, Visit visit) {
+    visit("qkvz", self.qkvz);
+    visit("ba", self.ba);
+    visit("conv_state", self.conv_state);
+    visit("out", self.out);
+    visit("state", self.state);
+    visit("conv_weight", self.conv_weight);
+    visit("norm_weight", self.norm_weight);
+    visit("A_log", self.A_log);
+    visit("dt_bias", self.dt_bias);
+  }
+
   GdnShape shape_;
   std::int64_t batch_ = 0;
   std::int64_t qkvz_row_stride_ = 0, ba_row_stride_ = 0, state_row_stride_ = 0;

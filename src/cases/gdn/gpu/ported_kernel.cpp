@@ -28,10 +28,11 @@ unsigned positive_dimension(const Expression& expression, const SymbolTable& sym
 
 }  // namespace
 
-PortedKernel::PortedKernel(const RunManifest& manifest, SymbolTable symbols)
+PortedKernel::PortedKernel(const RunManifest& manifest, SymbolTable symbols, bool guard_zones)
     : manifest_(manifest),
       symbols_(std::move(symbols)),
-      module_(RtcModule::compile(ported_kernel_source(manifest))) {}
+      module_(RtcModule::compile(ported_kernel_source(manifest))),
+      guard_zones_(guard_zones) {}
 
 PortedKernel::Geometry PortedKernel::geometry(const GdnShape& shape, std::int64_t batch) const {
   SymbolTable symbols = symbols_;
@@ -63,7 +64,7 @@ void PortedKernel::run(const GdnStepInputs& inputs) {
   if (layer_ && layer_->fits(inputs)) {
     layer_->upload(inputs);
   } else {
-    layer_ = std::make_unique<GdnDeviceLayer>(inputs);
+    layer_ = std::make_unique<GdnDeviceLayer>(inputs, guard_zones_ ? kGuardBytes : 0);
     const GdnShape& s = inputs.shape;
     sync_counters_ = DeviceBuffer<int>(
         static_cast<std::size_t>(kernels::gdn_sync_counters(inputs.batch, s.H, s.HV)));
@@ -83,17 +84,26 @@ void PortedKernel::run(const GdnStepInputs& inputs) {
   module_.launch(manifest_.entry, launch.grid, launch.block, launch.shared_bytes, stream_.get(),
                  params);
   stream_.synchronize();
-  if (findings_.empty() && sync_counters_.size() > 0) {
+  const auto seen = [this](const std::string& kind, const std::string& buffer) {
+    return std::any_of(findings_.begin(), findings_.end(), [&](const ProbeFinding& finding) {
+      return finding.kind == kind && finding.buffer == buffer;
+    });
+  };
+  for (auto& guard : layer_->guard_findings())  // not a structured binding: clang 15 (hipcc)
+    if (!seen("out-of-bounds", guard.first))
+      findings_.push_back({"out-of-bounds", guard.first, std::move(guard.second)});
+  if (!seen("sync-counters", "sync_counters") && sync_counters_.size() > 0) {
     const std::vector<int> counters = sync_counters_.to_host();
     const auto left = std::count_if(counters.begin(), counters.end(), [](int c) { return c != 0; });
     if (left > 0) {
       const auto first =
           std::find_if(counters.begin(), counters.end(), [](int c) { return c != 0; });
-      findings_.push_back(std::to_string(left) + " of the " + std::to_string(counters.size()) +
-                          " sync counters are not zero after the launch (the ABI asks every "
-                          "kernel to leave them zero), the first at index " +
-                          std::to_string(first - counters.begin()) + " holding " +
-                          std::to_string(*first));
+      findings_.push_back({"sync-counters", "sync_counters",
+                           std::to_string(left) + " of the " + std::to_string(counters.size()) +
+                               " sync counters are not zero after the launch (the ABI asks every "
+                               "kernel to leave them zero), the first at index " +
+                               std::to_string(first - counters.begin()) + " holding " +
+                               std::to_string(*first)});
     }
   }
 }

@@ -8,8 +8,9 @@
 #include <string>
 
 #include "cases/gdn/gpu/gdn_device_layer.h"
-#include "cases/gdn/run_manifest.h"
 #include "cases/gdn/problem.h"
+#include "cases/gdn/run_manifest.h"
+#include "layoutcheck/cases/case.h"  // ProbeFinding
 #include "layoutcheck/contract/expression.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/rtc.h"
@@ -27,7 +28,8 @@ class PortedKernel : public GdnRunner {
   // expressions may use besides the shape's (H, HV, K, V, W, G) and batch.
   // @post throws RtcError with the compiler log when the source does not compile, InputError
   //       when it cannot be read, GpuError without a GPU.
-  PortedKernel(const RunManifest& manifest, SymbolTable symbols = {});
+  // guard_zones false: buffers of exactly their size (a launch under memcheck).
+  PortedKernel(const RunManifest& manifest, SymbolTable symbols = {}, bool guard_zones = true);
 
   std::string name() const override { return "ported:" + manifest_.entry; }
   GdnStepOutputs step(const GdnStepInputs& inputs) override;
@@ -38,10 +40,11 @@ class PortedKernel : public GdnRunner {
 
   const std::string& compiler_log() const { return module_.compiler_log(); }
 
-  // What the launches broke of the ABI's workspace promises since the last call: sync counters
-  // left non-zero. (The workspace is filled with garbage, all-ones bytes, before every launch: its
-  // contents are undefined, and a kernel relying on zeros there shows as wrong values.)
-  std::vector<std::string> take_findings() { return std::exchange(findings_, {}); }
+  // What the launches broke of the ABI's promises since the last call, each kind once: sync
+  // counters left non-zero, bytes written past a buffer's end (its guard zone). (The workspace
+  // is filled with garbage, all-ones bytes, before every launch: its contents are undefined, and
+  // a kernel relying on zeros there shows as wrong values.)
+  std::vector<ProbeFinding> take_findings() { return std::exchange(findings_, {}); }
 
   // The launch geometry for these sizes; throws InputError naming the manifest when an expression
   // cannot be evaluated or a dimension is not positive.
@@ -61,7 +64,8 @@ class PortedKernel : public GdnRunner {
   std::unique_ptr<GdnDeviceLayer> layer_;
   DeviceBuffer<int> sync_counters_;
   DeviceBuffer<float> workspace_;
-  std::vector<std::string> findings_;
+  bool guard_zones_;
+  std::vector<ProbeFinding> findings_;
 };
 
 }  // namespace layoutcheck::gpu

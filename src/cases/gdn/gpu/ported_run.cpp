@@ -78,11 +78,19 @@ PortCheck PortedRunReport::port_check() const {
   return check;
 }
 
-PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOptions& options) {
+namespace {
+
+struct PortedLayouts {
+  GdnLayouts consumes, model;
+  GdnShape shape;
+};
+
+PortedLayouts load_ported_layouts(const RunManifest& manifest, const PortedRunOptions& options) {
   std::vector<bool> used(options.overrides.size(), false);
-  const GdnLayouts consumes = load_layouts(manifest.consumes, options, used);
-  const GdnLayouts model = load_layouts(manifest.model, options, used);
-  GdnShape shape = gdn_shape_from_symbols(model.qkvz);
+  PortedLayouts layouts{load_layouts(manifest.consumes, options, used),
+                        load_layouts(manifest.model, options, used), GdnShape{}};
+  GdnShape& shape = layouts.shape;
+  shape = gdn_shape_from_symbols(layouts.model.qkvz);
   for (std::size_t i = 0; i < options.overrides.size(); ++i)
     if (options.overrides[i].first == "W") {
       shape.W = options.overrides[i].second;
@@ -97,9 +105,24 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
   if (shape.W < 2)
     throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
                                 "W must be at least 2", ""});
-  validate_gdn_layouts(consumes, shape);
-  validate_gdn_layouts(model, shape);
+  validate_gdn_layouts(layouts.consumes, shape);
+  validate_gdn_layouts(layouts.model, shape);
+  return layouts;
+}
 
+}  // namespace
+
+void launch_ported_kernel_once(const RunManifest& manifest, const PortedRunOptions& options) {
+  const PortedLayouts layouts = load_ported_layouts(manifest, options);
+  PortedKernel kernel(manifest, layouts.model.qkvz.symbol_table(), /*guard_zones=*/false);
+  (void)kernel.step(make_random_step_inputs(layouts.shape, layouts.model, 2, options.seed));
+}
+
+PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOptions& options) {
+  const PortedLayouts layouts = load_ported_layouts(manifest, options);
+  const GdnLayouts& consumes = layouts.consumes;
+  const GdnLayouts& model = layouts.model;
+  const GdnShape& shape = layouts.shape;
   SymbolTable symbols = model.qkvz.symbol_table();
   PortedKernel kernel(manifest, symbols);
 
@@ -117,7 +140,8 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
     const std::string written = writes.notation(shape);
     report.findings.push_back(
         {"output-layout", "out",
-         "out is written as " + (written.empty() ? "a permutation that no strides describe" : written) +
+         "out is written as " +
+             (written.empty() ? "a permutation that no strides describe" : written) +
              ", the model reads it as (" + std::to_string(shape.HV) + "," +
              std::to_string(shape.V) + "):(" + std::to_string(shape.V) +
              ",1); the input probes below read the output where the kernel writes it"});
@@ -159,8 +183,8 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
       report.findings.push_back({"non-deterministic", name,
                                  std::to_string(count) + " elements of '" + name +
                                      "' differ between two launches on the same inputs"});
-  for (std::string& message : kernel.take_findings())
-    report.findings.push_back({"sync-counters", "sync_counters", std::move(message)});
+  for (ProbeFinding& finding : kernel.take_findings())
+    report.findings.push_back(std::move(finding));
   return report;
 }
 

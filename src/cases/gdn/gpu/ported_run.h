@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "cases/gdn/run_manifest.h"
 #include "cases/gdn/layouts.h"
 #include "cases/gdn/probe/verdict.h"
+#include "cases/gdn/run_manifest.h"
 #include "layoutcheck/diff/read_map.h"
 #include "layoutcheck/probe/port_check.h"
 
@@ -55,6 +55,10 @@ struct PortedRunReport {
 
 // @post throws InputError (manifest, contracts), RtcError (compile error with the log), GpuError.
 PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOptions& options);
+
+// One launch on random inputs laid out by the model, nothing checked: what `run --sanitize` runs
+// under compute-sanitizer. @post throws as run_ported_kernel.
+void launch_ported_kernel_once(const RunManifest& manifest, const PortedRunOptions& options);
 
 // The report as text for a terminal or a pull request.
 std::string ported_run_text(const PortedRunReport& report);

@@ -109,7 +109,8 @@ OutputWrites find_output_writes(GdnRunner& runner, const GdnShape& shape, const 
   const std::int64_t v_channels = 2 * shape.H * shape.K;
   for (int pass = 0; pass < kLanePasses; ++pass) {
     if (pass > 0) {
-      inputs = make_random_step_inputs(shape, model, 1, seed + 1000 * static_cast<std::uint64_t>(pass));
+      inputs =
+          make_random_step_inputs(shape, model, 1, seed + 1000 * static_cast<std::uint64_t>(pass));
       runner.step_into(inputs, base);
       ++writes.runs;
     }
@@ -121,7 +122,7 @@ OutputWrites find_output_writes(GdnRunner& runner, const GdnShape& shape, const 
       const auto at = static_cast<std::size_t>(hv);
       for (int which = 0; which < 3; ++which) {
         if (which == 0) weights.A_log[at] = -30.0f;  // decay 1
-        if (which == 1) {                             // decay 0
+        if (which == 1) {                            // decay 0
           weights.A_log[at] = 10.0f;
           weights.dt_bias[at] = 30.0f;
         }
@@ -130,9 +131,9 @@ OutputWrites find_output_writes(GdnRunner& runner, const GdnShape& shape, const 
             for (std::int64_t tap = 0; tap < shape.W; ++tap) {
               bf16_bits& w = weights.conv_weight[static_cast<std::size_t>(
                   (v_channels + hv * shape.V + j) * shape.W + tap)];
-              w = float_to_bf16(bf16_to_float(w) * ((j % 2 == 0 ? 1.0f : -1.0f) *
-                                                    (1.0f + static_cast<float>(j + 1) /
-                                                                static_cast<float>(shape.V))));
+              w = float_to_bf16(bf16_to_float(w) *
+                                ((j % 2 == 0 ? 1.0f : -1.0f) *
+                                 (1.0f + static_cast<float>(j + 1) / static_cast<float>(shape.V))));
             }
         runner.step_into(inputs, probed);
         ++writes.runs;
@@ -149,8 +150,8 @@ OutputWrites find_output_writes(GdnRunner& runner, const GdnShape& shape, const 
     const std::set<std::int64_t>& in_column = column[static_cast<std::size_t>(v)];
     if (static_cast<std::int64_t>(in_column.size()) != shape.HV) {
       writes.detail = "norm_weight[" + std::to_string(v) + "] moved " +
-                      std::to_string(in_column.size()) + " output elements, not one per value head (" +
-                      std::to_string(shape.HV) + ")";
+                      std::to_string(in_column.size()) +
+                      " output elements, not one per value head (" + std::to_string(shape.HV) + ")";
       return writes;
     }
     std::vector<std::int64_t> unplaced;

@@ -39,7 +39,7 @@ TEST(RopePorts, EveryPortCompilesWithoutAGpu) {
   layoutcheck::testing::expect_ports_compile(
       "rope",
       {"half_split_port", "interleaved_port", "rows_packed_port", "out_of_bounds_port",
-       "last_pair_unwritten_port"},
+       "last_pair_unwritten_port", "racing_readers_port"},
       "rope_port", compile_arch());
 }
 

@@ -1,0 +1,42 @@
+// The built command line (LAYOUTCHECK_CLI) run as a child process for tests: its exit code and
+// everything it printed.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace layoutcheck::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+inline std::string shell_quoted(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// `layoutcheck ARGS...`, each argument quoted for the shell.
+inline CliResult run_cli(const std::vector<std::string>& args) {
+  std::string command = shell_quoted(LAYOUTCHECK_CLI);
+  for (const std::string& arg : args) command += " " + shell_quoted(arg);
+  command += " 2>&1";
+  CliResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer{};
+  std::size_t read = 0;
+  while ((read = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), read);
+  const int status = pclose(pipe);
+  if (status != -1 && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  return result;
+}
+
+}  // namespace layoutcheck::testing
