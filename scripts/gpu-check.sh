@@ -77,6 +77,7 @@ if wants sanitize; then
 fi
 
 if wants cli; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   # Every shipped port and mutant, each case's: the verdict line of each goes into the table.
   # Four at a time: each is mostly host-side decoding, and the GPU has room for all.
   running=0
@@ -88,7 +89,13 @@ if wants cli; then
   wait
   # One launch of a version-1 port under memcheck and racecheck (the version-2 ports' are in
   # the GPU tests, RunSanitize.*).
-  step run_sanitize_gdn_correct_native 400 "$cli" run probes/gdn/correct_native.yaml --sanitize
+  step run_sanitize_gdn_correct_native 300 "$cli" run probes/gdn/correct_native.yaml --sanitize \
+    --set H=2 --set HV=4 --set K=32 --set V=16
+  # The tools' own logs of the racing and the out-of-bounds port, as `run --sanitize` reads them.
+  step raw_racecheck 120 "$sanitizer" --tool racecheck "$cli" run \
+    probes/rope/racing_readers_port.yaml --launch-once
+  step raw_memcheck 120 "$sanitizer" --tool memcheck "$cli" run \
+    probes/rope/out_of_bounds_port.yaml --launch-once
   if "$cli" probe --help 2>/dev/null | grep -q -- --backend; then
     for shape in "" "--set HV=32"; do
       tag=${shape:+_hv32}
