@@ -193,8 +193,9 @@ SanitizerRun run_under_sanitizer(const std::string& sanitizer, const std::string
                 : std::string_view());
   const int code = finished && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   // The launch itself must have worked: a child that failed for another reason (no GPU, a
-  // compile error) tells nothing about memory or races.
-  if (run.completed && code != 0 && code != 86) {
+  // compile error) and reported nothing tells nothing about memory or races. (A kernel memcheck
+  // stops fails its launch too: its reports stand.)
+  if (run.completed && run.errors == 0 && code != 0 && code != 86) {
     run.completed = false;
     run.failure =
         "the port's launch failed (exit " + std::to_string(code) + "): " + tail_of(output, 3);

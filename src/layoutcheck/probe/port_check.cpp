@@ -112,10 +112,7 @@ void check_determinism(const BufferSet& first, const BufferSet& second, PortChec
   }
 }
 
-// `contract` with every row kPitchPad elements longer than it says: what a caller passes when its
-// rows are slices of wider ones. The ABI passes the row stride, so a kernel that honours it reads
-// the same elements; one that computes its own pitch reads across the pad.
-constexpr std::int64_t kPitchPad = 16;
+}  // namespace
 
 Contract with_padded_rows(const Contract& contract) {
   Contract padded = contract;
@@ -128,7 +125,13 @@ Contract with_padded_rows(const Contract& contract) {
   return padded;
 }
 
-}  // namespace
+std::string row_pitch_message(const std::string& buffer, std::int64_t padded_stride,
+                              const std::string& padded_conclusion) {
+  return "with the rows of '" + buffer + "' padded by " + std::to_string(kPitchPad) +
+         " elements (the row stride passed as " + std::to_string(padded_stride) +
+         "), the kernel does not read them as with packed rows: " + padded_conclusion +
+         " (it computes its own row pitch instead of using the stride the ABI passes)";
+}
 
 PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& port_name,
                      const CaseProbeRequest& request) {
@@ -178,12 +181,7 @@ PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& p
     if (!verdict.reads_clean() && unpadded != check.buffers.end() && unpadded->reads_clean())
       check.findings.push_back(
           {"row-pitch", buffer,
-           "with the rows of '" + buffer + "' padded by " + std::to_string(kPitchPad) +
-               " elements (the row stride passed as " +
-               std::to_string(row_stride(padded.model[buffer])) +
-               "), the kernel does not read them as with packed rows: " +
-               verdict.conclusion(false) +
-               " (it computes its own row pitch instead of using the stride the ABI passes)"});
+           row_pitch_message(buffer, row_stride(padded.model[buffer]), verdict.conclusion(false))});
   }
   for (ProbeFinding& finding : port.take_findings()) check.findings.push_back(std::move(finding));
   return check;

@@ -33,6 +33,15 @@ struct PortCheck {
 PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& port_name,
                      const CaseProbeRequest& request);
 
+// `contract` with every row kPitchPad elements longer than it says: what a caller passes when its
+// rows are slices of wider ones. The ABI passes the row stride, so a kernel that honours it reads
+// the same elements; one that computes its own pitch reads across the pad.
+inline constexpr std::int64_t kPitchPad = 16;
+Contract with_padded_rows(const Contract& contract);
+// The `row-pitch` finding's message.
+std::string row_pitch_message(const std::string& buffer, std::int64_t padded_stride,
+                              const std::string& padded_conclusion);
+
 std::string port_check_text(const PortCheck& check);
 Json port_check_json(const PortCheck& check);
 

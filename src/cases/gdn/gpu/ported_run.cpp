@@ -160,6 +160,23 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
     finding.probed = probe_gdn_runner(*probed, target, probe);
     report.buffers.push_back(std::move(finding));
   }
+  // The row stride the ABI passes, honoured: where the model packs a buffer's rows, a sample of
+  // its offsets probed again with the rows padded (probe/port_check.h).
+  for (const BufferFinding& finding : report.buffers) {
+    const Contract& packed = layout_of(model, finding.buffer);
+    if (!finding.probed.layout_ok() || row_stride(packed) != packed.row_size) continue;
+    GdnLayouts padded_claim = consumes;
+    layout_of(padded_claim, finding.buffer) = with_padded_rows(layout_of(consumes, finding.buffer));
+    const Contract padded = with_padded_rows(packed);
+    probe.max_probes = options.max_padded_pitch_probes;
+    const ProbeVerdict verdict =
+        probe_gdn_runner(*probed, ProbeTarget{shape, finding.buffer, padded, padded_claim}, probe);
+    if (!verdict.layout_ok()) {
+      const std::string name(gdn_buffer_name(finding.buffer));
+      report.findings.push_back(
+          {"row-pitch", name, row_pitch_message(name, row_stride(padded), verdict.conclusion())});
+    }
+  }
   ValueCheckOptions values;
   values.seed = options.seed;
   values.batch = 3;

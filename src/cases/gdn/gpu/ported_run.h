@@ -26,6 +26,9 @@ struct PortedRunOptions {
   // is probed on a seeded random sample of this many, and the verdict says so.
   std::int64_t max_probes = 1 << 14;
   std::int64_t max_state_probes = 1 << 12;
+  // Offsets probed again with padded rows, where the model packs them: a kernel computing its
+  // own row pitch misreads every offset of every row but the first, so a sample finds it.
+  std::int64_t max_padded_pitch_probes = 1 << 10;
   std::int64_t probe_batch = 64;  // probes per launch (one per batch row)
 };
 

@@ -30,7 +30,7 @@ std::string mutant(const std::string& name) {
 const std::vector<std::string> kPorts = {
     "correct_native",       "upstream_port", "swap_q_k",         "swap_b_a",   "key_head_modulo",
     "v_stride_off_by_head", "z_from_v",      "state_transposed", "row_stride", "skip_l2norm",
-    "out_transposed"};
+    "out_transposed", "packed_rows"};
 
 TEST(RunManifest, ReadsEveryShippedManifest) {
   for (const std::string& name : kPorts) {
@@ -220,6 +220,16 @@ TEST(PortedKernels, MutantsAreCaughtWithTheRightDiagnosis) {
     EXPECT_TRUE(report.layout_ok()) << ported_run_text(report);
     EXPECT_FALSE(report.clean());
     EXPECT_THAT(report.conclusion(), HasSubstr("output-layout"));
+  }
+  {
+    // Rows at the packed pitch: clean on the model's packed rows, a row-pitch finding once the
+    // rows are padded.
+    const PortedRunReport report = run_small("packed_rows");
+    EXPECT_TRUE(report.layout_ok()) << ported_run_text(report);
+    ASSERT_EQ(report.findings.size(), 1u) << ported_run_text(report);
+    EXPECT_EQ(report.findings.front().kind, "row-pitch");
+    EXPECT_EQ(report.findings.front().buffer, "qkvz");
+    EXPECT_FALSE(report.clean());
   }
   {
     const PortedRunReport report = run_small("skip_l2norm");
