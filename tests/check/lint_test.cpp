@@ -31,10 +31,11 @@ TEST(Lint, EveryShippedContractIsClean) {
     if (entry.path().extension() != ".yaml") continue;
     SCOPED_TRACE(entry.path().string());
     ++count;
-    const std::vector<Diagnostic> diagnostics = lint_file(entry.path().string());
+    std::vector<Diagnostic> diagnostics = lint_file(entry.path().string());
+    std::erase_if(diagnostics, [](const Diagnostic& d) { return d.severity == Severity::note; });
     std::string shown;
     for (const Diagnostic& d : diagnostics) shown += d.str() + "\n";
-    EXPECT_TRUE(diagnostics.empty()) << shown;
+    EXPECT_TRUE(diagnostics.empty()) << shown;  // notes (a gather's proof) are not findings
     // ... and each starts with the schema line editors use to validate it.
     std::ifstream in(entry.path());
     std::string first;

@@ -267,3 +267,26 @@ TEST(OffsetHeader, ContractsSharingANamespaceSaySo) {
 
 }  // namespace
 }  // namespace layoutcheck::codegen
+
+namespace layoutcheck::codegen {
+namespace {
+
+// A padded, shifted grid (contracts/pangu/windows.shifted.yaml at a small grid that pads every
+// axis): the generated offsets roll and split the padded position as the contract does, and
+// the element count is the real tokens'.
+TEST(OffsetHeader, PaddedShiftedAxesCompileAndKeepTheirMeaning) {
+  if (!has_host_compiler()) GTEST_SKIP() << "no host C++ compiler ($CXX or c++)";
+  LoadOptions options;
+  options.overrides = {{"Z", 3}, {"LAT", 5}, {"LON", 7}, {"C", 2}};
+  const Contract contract = load_contract(
+      std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/windows.shifted.yaml", options);
+  const std::string header = generate_offset_header(contract, {"windows.shifted.yaml"});
+  EXPECT_THAT(header, HasSubstr("lat_position"));
+  const std::optional<std::string> output =
+      compile_and_run(header, driver_for(contract, {{"x", "x"}}));
+  ASSERT_TRUE(output);
+  expect_offsets(output->substr(output->find('\0') + 1), contract, {"x"});
+}
+
+}  // namespace
+}  // namespace layoutcheck::codegen

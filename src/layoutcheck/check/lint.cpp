@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "layoutcheck/contract/gather_map.h"
+
 namespace layoutcheck {
 namespace {
 
@@ -264,8 +266,33 @@ class Checker {
 
 }  // namespace
 
+namespace {
+
+// A declared gather: its map generated from the contract and proven (contract/gather_map.h).
+void check_gather(const Contract& contract, std::vector<Diagnostic>& diagnostics) {
+  const SourceLocation& where = contract.gather->where;
+  try {
+    const GatherMap map = make_gather_map(contract);
+    const auto slots = static_cast<std::int64_t>(map.slots.size());
+    const std::vector<std::string> problems =
+        check_gather_map(map.slots, map.tokens, slots - map.tokens);
+    for (const std::string& problem : problems)
+      diagnostics.push_back({where, Severity::error, "gather", "the gather map: " + problem,
+                             "every token of the grid must have exactly one slot"});
+    if (problems.empty())
+      diagnostics.push_back(
+          {where, Severity::note, "gather", "the gather map: " + gather_summary(map), ""});
+  } catch (const InputError& error) {
+    for (const Diagnostic& diagnostic : error.diagnostics()) diagnostics.push_back(diagnostic);
+  }
+}
+
+}  // namespace
+
 std::vector<Diagnostic> check_contract(const Contract& contract) {
-  return Checker(contract).run();
+  std::vector<Diagnostic> diagnostics = Checker(contract).run();
+  if (contract.gather && !has_errors(diagnostics)) check_gather(contract, diagnostics);
+  return diagnostics;
 }
 
 std::vector<Diagnostic> lint_file(const std::string& path, const LoadOptions& options) {

@@ -15,7 +15,13 @@ namespace {
 // or redefine it (a symbol 's' hides the Symbols parameter, 'Index' the template parameter).
 bool is_generator_name(std::string_view name) {
   return name == "s" || name == "Index" || name == "Symbols" || name == "kContractName" ||
-         name == "LC_CONTRACT_FN";
+         name == "LC_CONTRACT_FN" || name == "lc_min" || name == "lc_max" ||
+         name == "lc_ceil_div";
+}
+
+// The expression language's calls (min, max, ceil_div) become the header's own helpers.
+bool is_call(std::string_view word) {
+  return word == "min" || word == "max" || word == "ceil_div";
 }
 
 // Any text as identifier characters: "qwen3_5.qkvz" -> "qwen3_5_qkvz", "1x" -> "_1x".
@@ -59,7 +65,11 @@ std::string cpp_expression(std::string_view text) {
       continue;
     }
     const std::string_view word = text.substr(i, end - i);
-    if (std::isdigit(static_cast<unsigned char>(word[0]))) {
+    std::size_t next = end;
+    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+    if (is_call(word) && next < text.size() && text[next] == '(') {
+      code += "lc_" + std::string(word);
+    } else if (std::isdigit(static_cast<unsigned char>(word[0]))) {
       const std::size_t digits = std::min(word.find_first_not_of('0'), word.size() - 1);
       code += word.substr(digits);
     } else {
@@ -170,6 +180,32 @@ class HeaderWriter {
         << "namespace layoutcheck::contracts::" << namespace_ << " {\n\n"
         << "inline constexpr const char* kContractName = " << cpp_string_literal(contract_.name)
         << ";\n\n";
+    if (uses_calls())
+      out_ << "// The contract expressions' min, max and ceil_div (b > 0, as lint checks).\n"
+           << "template <class A, class B>\nLC_CONTRACT_FN decltype(A() + B()) lc_min(A a, B b) {\n"
+           << "  return a < b ? a : b;\n}\n"
+           << "template <class A, class B>\nLC_CONTRACT_FN decltype(A() + B()) lc_max(A a, B b) {\n"
+           << "  return a < b ? b : a;\n}\n"
+           << "template <class A, class B>\n"
+           << "LC_CONTRACT_FN decltype(A() + B()) lc_ceil_div(A a, B b) {\n"
+           << "  return a / b + (a > 0 && a % b != 0 ? 1 : 0);\n}\n\n";
+  }
+
+  // Whether any expression the header pastes calls min, max or ceil_div.
+  bool uses_calls() const {
+    std::vector<std::string_view> texts;
+    for (const Symbol& symbol : contract_.symbols)
+      if (symbol.derived_from) texts.push_back(symbol.derived_from->text());
+    for (const Field& field : contract_.fields) {
+      texts.push_back(field.offset_text);
+      for (const Dim& dim : field.dims) {
+        texts.insert(texts.end(), {dim.pad_before_text, dim.pad_after_text, dim.shift_text});
+        for (const Mode& mode : dim.modes) texts.insert(texts.end(), {mode.size_text, mode.stride_text});
+      }
+    }
+    return std::any_of(texts.begin(), texts.end(), [](std::string_view text) {
+      return cpp_expression(text).find("lc_") != std::string::npos;
+    });
   }
 
   void write_symbols() {
@@ -221,7 +257,19 @@ class HeaderWriter {
     terms.push_back("(" + expression_text(field.offset_text, field.offset) + ")");
     for (std::size_t d = 0; d < field.dims.size(); ++d) {
       const Dim& dim = field.dims[d];
-      const std::string& index = parameters[d];
+      std::string index = parameters[d];
+      if (dim.declares_transform()) {
+        // A padded, shifted grid axis: the modes split the padded position, not the index.
+        std::string padded;
+        for (const Mode& mode : dim.modes)
+          padded += (padded.empty() ? "(" : " * (") + expression_text(mode.size_text, mode.size) + ")";
+        const std::string position = locals.claim(index + "_position", "_local");
+        out_ << "  const Index " << position << " = ((" << index << " + ("
+             << expression_text(dim.pad_before_text, dim.pad_before) << ") - ("
+             << expression_text(dim.shift_text, dim.shift) << ")) % (" << padded << ") + ("
+             << padded << ")) % (" << padded << ");\n";
+        index = position;
+      }
       if (dim.modes.size() == 1) {
         terms.push_back(index + " * (" +
                         expression_text(dim.modes[0].stride_text, dim.modes[0].stride) + ")");
@@ -259,9 +307,17 @@ class HeaderWriter {
          << "LC_CONTRACT_FN Index elements_" << name << "(const Symbols<Index>& s) {\n";
     write_symbol_bindings();
     out_ << "  return Index(1)";
-    for (const Dim& dim : field.dims)
+    for (const Dim& dim : field.dims) {
+      const bool padded =
+          dim.pad_before != 0 || dim.pad_after != 0 || !dim.pad_before_text.empty() ||
+          !dim.pad_after_text.empty();
+      if (padded) out_ << " * (1";  // the padded size less the padding
       for (const Mode& mode : dim.modes)
         out_ << " * (" << expression_text(mode.size_text, mode.size) << ")";
+      if (padded)
+        out_ << " - (" << expression_text(dim.pad_before_text, dim.pad_before) << ") - ("
+             << expression_text(dim.pad_after_text, dim.pad_after) << "))";
+    }
     out_ << ";\n}\n\n";
   }
 

@@ -65,17 +65,34 @@ int dtype_bytes(DType dtype) {
 
 // ---- Dim ----
 
-std::int64_t Dim::size() const {
+std::int64_t Dim::padded_size() const {
   std::int64_t size = 1;
   for (const Mode& mode : modes) size *= mode.size;
   return size;
 }
 
-std::int64_t Dim::offset_of(std::int64_t index) const {
+std::int64_t Dim::size() const { return padded_size() - pad_before - pad_after; }
+
+std::int64_t Dim::position_of(std::int64_t index) const {
+  if (!transformed()) return index;
+  const std::int64_t padded = padded_size();
+  const std::int64_t position = (index + pad_before - shift) % padded;
+  return position < 0 ? position + padded : position;
+}
+
+std::optional<std::int64_t> Dim::index_at(std::int64_t position) const {
+  const std::int64_t padded = padded_size();
+  if (position < 0 || position >= padded) return std::nullopt;
+  const std::int64_t unshifted = (position + shift) % padded - pad_before;
+  if (unshifted < 0 || unshifted >= size()) return std::nullopt;
+  return unshifted;
+}
+
+std::int64_t Dim::offset_of_position(std::int64_t position) const {
   std::int64_t offset = 0;
   for (const Mode& mode : modes) {  // fastest first
-    offset += (index % mode.size) * mode.stride;
-    index /= mode.size;
+    offset += (position % mode.size) * mode.stride;
+    position /= mode.size;
   }
   return offset;
 }
@@ -129,24 +146,35 @@ std::int64_t Field::offset_of_linear(std::int64_t linear) const {
 std::string Field::layout_string() const {
   // A split dim prints as a nested tuple of its modes, fastest first; the whole field is a tuple
   // of dims, CuTe-style: "((3,16),128):((128,1024),1)".
-  const auto print = [&](auto&& value_of) {
+  // A padded or shifted dim's shape carries its transform: "(6,16)[pad 2,3; roll -3]".
+  const auto print = [&](auto&& value_of, bool transforms) {
     std::string text = "(";
     for (std::size_t d = 0; d < dims.size(); ++d) {
       if (d) text += ",";
-      const auto& modes = dims[d].modes;
+      const Dim& dim = dims[d];
+      const auto& modes = dim.modes;
       if (modes.size() == 1) {
         text += std::to_string(value_of(modes[0]));
-        continue;
+      } else {
+        text += "(";
+        for (std::size_t m = 0; m < modes.size(); ++m)
+          text.append(m ? "," : "").append(std::to_string(value_of(modes[m])));
+        text += ")";
       }
-      text += "(";
-      for (std::size_t m = 0; m < modes.size(); ++m)
-        text.append(m ? "," : "").append(std::to_string(value_of(modes[m])));
-      text += ")";
+      if (transforms && dim.transformed()) {
+        std::string transform;
+        if (dim.pad_before != 0 || dim.pad_after != 0)
+          transform = "pad " + std::to_string(dim.pad_before) + "," + std::to_string(dim.pad_after);
+        if (dim.shift != 0)
+          transform += (transform.empty() ? "" : "; ") + std::string("roll -") +
+                       std::to_string(dim.shift);
+        text += "[" + transform + "]";
+      }
     }
     return text + ")";
   };
-  return print([](const Mode& mode) { return mode.size; }) + ":" +
-         print([](const Mode& mode) { return mode.stride; });
+  return print([](const Mode& mode) { return mode.size; }, true) + ":" +
+         print([](const Mode& mode) { return mode.stride; }, false);
 }
 
 // ---- Contract ----

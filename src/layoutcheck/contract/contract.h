@@ -14,6 +14,7 @@
 // resolved: symbols already evaluated to integers. Parsing lives in parse.h, checks in check/.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -45,13 +46,33 @@ struct Mode {
 
 // One logical dim of a field: its index i decomposes over modes fastest first
 // (i = m0 + size0 * (m1 + size1 * m2 ...)), and offset contribution = sum(m_j * stride_j).
+//
+// A grid axis may be padded and shifted before the modes split it (a window partition: Swin,
+// Pangu-Weather): pad_before slots that hold no element come first and pad_after slots last, and
+// the padded axis is rolled cyclically as torch.roll(x, -shift) does, so index i sits at padded
+// position (i + pad_before - shift) mod padded_size(), which the modes decompose. The slots of no
+// element are padding of the row (the contract's padding gains them, filled with zero).
 struct Dim {
   std::string name;
-  std::vector<Mode> modes;  // fastest first; at least one
+  std::vector<Mode> modes;  // fastest first; at least one; over the padded axis
+  std::int64_t pad_before = 0, pad_after = 0, shift = 0;
+  std::string pad_before_text, pad_after_text, shift_text;  // as written
   SourceLocation where;
 
-  std::int64_t size() const;
-  std::int64_t offset_of(std::int64_t index) const;
+  std::int64_t size() const;         // logical: the padded size less the padding
+  std::int64_t padded_size() const;  // the modes' product
+  bool transformed() const { return pad_before != 0 || pad_after != 0 || shift != 0; }
+  // Written with pad_before, pad_after or shift, whatever their values at these symbols: what
+  // generated code must keep (a shift of SHIFT * 6 is 0 only at the defaults).
+  bool declares_transform() const {
+    return transformed() || !pad_before_text.empty() || !pad_after_text.empty() ||
+           !shift_text.empty();
+  }
+  // The padded position of logical index i, and of the element (if any) at a padded position.
+  std::int64_t position_of(std::int64_t index) const;
+  std::optional<std::int64_t> index_at(std::int64_t position) const;
+  std::int64_t offset_of_position(std::int64_t position) const;
+  std::int64_t offset_of(std::int64_t index) const { return offset_of_position(position_of(index)); }
 };
 
 struct Field {
@@ -91,6 +112,15 @@ struct Padding {
   SourceLocation where;
 };
 
+// The contract's buffer is a gather of a token grid (the index protocol, gather_map.h): `field`
+// holds the grid's tokens, `token` names its dim within one token (contiguous, stride 1); the
+// field's other dims index the grid row-major.
+struct GatherDecl {
+  std::string field;
+  std::string token;
+  SourceLocation where;
+};
+
 struct RowDim {
   std::string name;         // "token", "batch"
   std::int64_t stride = 0;  // elements between consecutive rows along this dim
@@ -126,6 +156,7 @@ struct Contract {
   SourceLocation row_size_where;  // the row_size key when declared, else the document
   std::vector<Field> fields;
   std::vector<Padding> padding;
+  std::optional<GatherDecl> gather;
   SourceLocation where;  // the document
 
   std::int64_t elements() const;  // logical elements per row, all fields
@@ -155,6 +186,32 @@ inline constexpr std::int64_t kDefaultElementCap = std::int64_t{1} << 26;
 
 template <class Visit>
 void Field::for_each_offset(Visit&& visit) const {
+  // A padded or shifted dim does not step by a stride: each dim's offsets are tabled, and an
+  // odometer over the dims adds them up.
+  if (std::any_of(dims.begin(), dims.end(), [](const Dim& dim) { return dim.transformed(); })) {
+    std::vector<std::vector<std::int64_t>> table(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d].size() <= 0) return;
+      table[d].resize(static_cast<std::size_t>(dims[d].size()));
+      for (std::int64_t i = 0; i < dims[d].size(); ++i)
+        table[d][static_cast<std::size_t>(i)] = dims[d].offset_of(i);
+    }
+    std::vector<std::size_t> counter(dims.size(), 0);
+    const std::vector<std::int64_t>& inner = table.back();
+    std::int64_t linear = 0;
+    while (true) {
+      std::int64_t start = offset;
+      for (std::size_t d = 0; d + 1 < dims.size(); ++d) start += table[d][counter[d]];
+      for (std::int64_t at : inner) visit(linear++, start + at);
+      std::size_t level = dims.size() - 1;
+      while (true) {
+        if (level == 0) return;
+        --level;
+        if (++counter[level] < table[level].size()) break;
+        counter[level] = 0;
+      }
+    }
+  }
   // Flatten modes into loop order, outermost loop first: dims outermost first, and within a
   // dim its slowest mode first.
   std::vector<const Mode*> loops;

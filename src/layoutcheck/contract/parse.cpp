@@ -367,7 +367,8 @@ std::optional<Mode> Reader::read_mode(const YamlNode& node, const std::string& o
 
 std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& owner) {
   const std::optional<MapView> view =
-      map(node, at(node), "a dim of " + owner, {"name", "size", "stride", "modes"});
+      map(node, at(node), "a dim of " + owner,
+          {"name", "size", "stride", "modes", "pad_before", "pad_after", "shift"});
   if (!view) return std::nullopt;
   Dim dim;
   dim.where = at(node);
@@ -377,6 +378,20 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
   const std::string what = "dim '" + dim.name + "' of " + owner;
   bool ok = name.has_value();
   const Entry* size_entry = view->get("size");
+  // A padded, shifted grid axis (contract.h, Dim): `size` is the real extent, the modes split
+  // the padded one.
+  const auto transform = [&](const char* key, std::int64_t& value, std::string& text) {
+    const Entry* entry = view->get(key);
+    if (!entry) return;
+    const std::optional<std::int64_t> number = non_negative(entry, key + (" of " + what));
+    ok = ok && number.has_value();
+    value = number.value_or(0);
+    text = text_of(entry);
+  };
+  transform("pad_before", dim.pad_before, dim.pad_before_text);
+  transform("pad_after", dim.pad_after, dim.pad_after_text);
+  transform("shift", dim.shift, dim.shift_text);
+  const std::int64_t pads = dim.pad_before + dim.pad_after;
   if (const Entry* modes = view->get("modes")) {
     if (const Entry* stride = view->get("stride"))
       error(at(*stride->key), "type", what + " has both 'modes' and 'stride'",
@@ -409,11 +424,15 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
         overflow = overflow || __builtin_mul_overflow(product, mode.size, &product);
         factors += (factors.empty() ? "" : "*") + std::to_string(mode.size);
       }
-      if (overflow || product != *declared)
+      if (overflow || product != *declared + pads)
         error(at(*size_entry), "size-mismatch",
-              what + " declares size " + std::to_string(*declared) + " but its modes multiply to " +
-                  factors + (overflow ? "" : " = " + std::to_string(product)),
-              "make the modes' sizes multiply to the dim's size, or drop 'size'");
+              what + " declares size " + std::to_string(*declared) +
+                  (pads > 0 ? " and " + std::to_string(pads) + " slots of padding" : "") +
+                  " but its modes multiply to " + factors +
+                  (overflow ? "" : " = " + std::to_string(product)),
+              pads > 0 ? "the modes split the padded axis: make them multiply to size + "
+                         "pad_before + pad_after"
+                       : "make the modes' sizes multiply to the dim's size, or drop 'size'");
     }
   } else {
     Mode mode;
@@ -422,13 +441,31 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
     const auto stride =
         non_negative(require(*view, dim.where, what, "stride"), "stride of " + what);
     ok = ok && size && stride;
-    mode.size = size.value_or(1);
+    mode.size = size.value_or(1) + pads;
     mode.stride = stride.value_or(0);
-    mode.size_text = text_of(size_entry);
+    mode.size_text = pads > 0 ? "(" + text_of(size_entry) + ") + (" +
+                                    (dim.pad_before_text.empty() ? "0" : dim.pad_before_text) +
+                                    ") + (" +
+                                    (dim.pad_after_text.empty() ? "0" : dim.pad_after_text) + ")"
+                              : text_of(size_entry);
     mode.stride_text = text_of(view->get("stride"));
     dim.modes.push_back(mode);
   }
   if (!ok) return std::nullopt;
+  if (dim.size() <= 0) {
+    error(dim.where, "size",
+          what + " has no real slot: its padded size " + std::to_string(dim.padded_size()) +
+              " is all padding (" + std::to_string(pads) + ")",
+          "pad less than the axis holds");
+    return std::nullopt;
+  }
+  if (dim.shift >= dim.padded_size()) {
+    error(at(*view->get("shift")), "size",
+          "shift of " + what + " is " + std::to_string(dim.shift) +
+              ", not less than its padded size " + std::to_string(dim.padded_size()),
+          "a cyclic shift is taken modulo the padded size: use a smaller one");
+    return std::nullopt;
+  }
   return dim;
 }
 
@@ -485,7 +522,7 @@ std::optional<Field> Reader::read_field(const YamlNode& node) {
 std::optional<Contract> Reader::read(const YamlNode& root) {
   const std::vector<std::string> keys = {"layoutcheck", "name",    "buffer", "description",
                                          "dtype",       "symbols", "rows",   "row_size",
-                                         "fields",      "padding"};
+                                         "fields",      "padding", "gather"};
   const SourceLocation document{file_, 1, 1};
   if (root.kind == Kind::null) {
     error(document, "type", "the document is empty",
@@ -581,6 +618,28 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
     padding.size = *size;
     contract.padding.push_back(std::move(padding));
   });
+
+  if (const Entry* gather = view->get("gather")) {
+    if (const auto decl = map(*gather->value, at(*gather), "gather", {"field", "token"})) {
+      GatherDecl declared;
+      declared.where = at(*gather);
+      declared.field =
+          string(require(*decl, declared.where, "gather", "field"), "gather field").value_or("");
+      declared.token =
+          string(require(*decl, declared.where, "gather", "token"), "gather token").value_or("");
+      const Field* field = contract.find_field(declared.field);
+      if (!declared.field.empty() && !field)
+        error(at(*decl->get("field")), "gather",
+              "gather names field '" + declared.field + "', which the contract does not have", "");
+      else if (field && !declared.token.empty() &&
+               (field->dims.empty() || field->dims.back().name != declared.token))
+        error(at(*decl->get("token")), "gather",
+              "gather's token dim '" + declared.token + "' is not the last dim of field '" +
+                  declared.field + "'",
+              "a token's channels are the field's innermost dim");
+      contract.gather = std::move(declared);
+    }
+  }
 
   contract.row_size_where = document;
   if (const Entry* row_size = view->get("row_size")) {

@@ -119,6 +119,50 @@ std::vector<std::vector<std::size_t>> symbol_cycles(
   return cycles;
 }
 
+// The slots of padded grid axes (Dim::pad_before, pad_after) that hold no element are padding of
+// the row, filled with zero: a gather writes zero there. Found by walking the padded space,
+// dims outermost first; contiguous slots merge into one region.
+void add_grid_padding(Contract& contract) {
+  for (const Field& field : contract.fields) {
+    if (std::none_of(field.dims.begin(), field.dims.end(),
+                     [](const Dim& dim) { return dim.pad_before != 0 || dim.pad_after != 0; }))
+      continue;
+    const std::size_t depth = field.dims.size();
+    std::vector<std::vector<std::int64_t>> offset(depth);
+    std::vector<std::vector<bool>> real(depth);
+    for (std::size_t d = 0; d < depth; ++d) {
+      const Dim& dim = field.dims[d];
+      for (std::int64_t p = 0; p < dim.padded_size(); ++p) {
+        offset[d].push_back(dim.offset_of_position(p));
+        real[d].push_back(dim.index_at(p).has_value());
+      }
+    }
+    std::vector<std::int64_t> slots;
+    std::vector<std::size_t> counter(depth, 0);
+    while (true) {
+      std::int64_t at = field.offset;
+      bool holds = true;
+      for (std::size_t d = 0; d < depth; ++d) {
+        at += offset[d][counter[d]];
+        holds = holds && real[d][counter[d]];
+      }
+      if (!holds) slots.push_back(at);
+      std::size_t level = depth;
+      while (level > 0 && ++counter[level - 1] == offset[level - 1].size()) counter[--level] = 0;
+      if (level == 0) break;
+    }
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    for (std::size_t i = 0; i < slots.size();) {
+      std::size_t j = i + 1;
+      while (j < slots.size() && slots[j] == slots[j - 1] + 1) ++j;
+      contract.padding.push_back(Padding{field.name + " grid padding", slots[i],
+                                         static_cast<std::int64_t>(j - i), 0.0, field.where});
+      i = j;
+    }
+  }
+}
+
 }  // namespace
 
 SymbolTable resolve_symbols(std::vector<Symbol>& symbols, const LoadOptions& options,
@@ -256,6 +300,7 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
     end = std::max(end, padding_end);
   }
   if (!ok) return;
+  add_grid_padding(contract);
   if (!contract.row_size_declared) contract.row_size = end;
   if (contract.row_size > options.element_cap)
     error(contract.row_size_where, "element-cap",

@@ -15,8 +15,11 @@ std::string dim_line(const DimShare& dim) {
     return mode.name + "=" + std::to_string(mode.index) + " (stride " +
            std::to_string(mode.stride) + ")";
   };
-  if (dim.modes.size() == 1) return share(dim.modes[0]);
   std::string text = dim.name + "=" + std::to_string(dim.index) + " ->";
+  if (dim.position)
+    text += " position " + std::to_string(*dim.position) + " = " + dim.position_rule + " ->";
+  else if (dim.modes.size() == 1)
+    return share(dim.modes[0]);
   for (std::size_t m = 0; m < dim.modes.size(); ++m) text += (m ? ", " : " ") + share(dim.modes[m]);
   return text;
 }
@@ -98,8 +101,14 @@ Explanation Explainer::at_element(ElementRef element) const {
   const std::vector<std::int64_t> index = field.unravel(element.linear);
   for (std::size_t d = 0; d < field.dims.size(); ++d) {
     const Dim& dim = field.dims[d];
-    DimShare share{dim.name, index[d], {}};
-    std::int64_t rest = index[d];
+    DimShare share{dim.name, index[d], {}, std::nullopt, ""};
+    std::int64_t rest = dim.position_of(index[d]);
+    if (dim.transformed()) {
+      share.position = rest;
+      share.position_rule = "(" + std::to_string(index[d]) + " + " +
+                            std::to_string(dim.pad_before) + " - " + std::to_string(dim.shift) +
+                            ") mod " + std::to_string(dim.padded_size());
+    }
     for (std::size_t m = 0; m < dim.modes.size(); ++m) {  // fastest mode first
       const Mode& mode = dim.modes[m];
       share.modes.push_back({mode_name(dim, m), rest % mode.size, mode.size, mode.stride});
@@ -172,7 +181,9 @@ Json explanation_to_json(const Explanation& explanation) {
                      .set("index", mode.index)
                      .set("size", mode.size)
                      .set("stride", mode.stride));
-    dims.push(Json::object().set("name", dim.name).set("index", dim.index).set("modes", modes));
+    Json entry = Json::object().set("name", dim.name).set("index", dim.index);
+    if (dim.position) entry.set("position", *dim.position);
+    dims.push(entry.set("modes", modes));
   }
   if (!explanation.also.empty()) {  // only where fields alias: the common case stays as it was
     Json also = Json::array();

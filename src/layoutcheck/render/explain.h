@@ -30,6 +30,9 @@ struct DimShare {
   std::string name;
   std::int64_t index = 0;
   std::vector<ModeShare> modes;  // fastest first, as in the contract
+  // A padded or shifted axis: the padded position the modes split, and how it follows.
+  std::optional<std::int64_t> position;
+  std::string position_rule;  // "(1 + 2 - 3) mod 96"
 };
 
 struct Explanation {

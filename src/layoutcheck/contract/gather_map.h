@@ -1,0 +1,49 @@
+// The index protocol of a gather (a window partition, an index_select): an int32 map with one
+// entry per slot of the gathered buffer, >= 0 reading that token of the source grid, -1 writing
+// zero. A contract that declares `gather:` (contract.h, GatherDecl) is the map's specification:
+// its field's token of grid index (z, lat, lon) sits in slot offset / token width, and the slots
+// of no token are its grid padding. The map is generated from the contract, never written by
+// hand, and check_gather_map proves what a kernel relies on, for that map or any other (a map a
+// framework precomputed).
+//
+//   const GatherMap forward = make_gather_map(windows);   // 138240 slots over 131040 tokens
+//   const std::vector<std::int32_t> back = reverse_map(forward);   // crop + un-shift
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "layoutcheck/contract/contract.h"
+
+namespace layoutcheck {
+
+struct GatherMap {
+  std::int64_t token_width = 0;     // elements per token (the token dim's size)
+  std::int64_t tokens = 0;          // tokens of the source grid
+  std::vector<std::int32_t> slots;  // per slot: the source token, or -1 (write zero)
+  std::int64_t padding_slots() const;
+};
+
+// @pre contract.gather is set and the contract passed lint's layout checks.
+// @post throws InputError (rule "gather") naming the declaration when the field is not a token
+//       grid: a token's channels not contiguous at stride 1, slots not whole tokens, more than
+//       2^31 - 1 slots or tokens.
+GatherMap make_gather_map(const Contract& contract);
+
+// Per source token, the slot holding it (the reverse gather: crop the padding, undo the shift).
+// A token no slot holds maps to -1.
+std::vector<std::int32_t> reverse_map(const GatherMap& map);
+
+// What a gather kernel relies on, each violation one line: every token in exactly one slot, no
+// entry >= tokens or < -1, exactly `padding_slots` entries of -1, and the reverse a bijection onto
+// the tokens with reverse(forward(slot)) == slot and forward(reverse(token)) == token.
+std::vector<std::string> check_gather_map(std::span<const std::int32_t> slots, std::int64_t tokens,
+                                          std::int64_t padding_slots);
+
+// "138240 slots of 192 elements over 131040 tokens, 7200 writing zero; every token in one slot,
+// the reverse a bijection, reverse of forward the identity"
+std::string gather_summary(const GatherMap& map);
+
+}  // namespace layoutcheck

@@ -1,0 +1,203 @@
+// Padded and shifted grid axes (Dim::pad_before, pad_after, shift) and the gather they describe:
+// the shipped Pangu window contracts place every token exactly where pad + torch.roll + the
+// window partition put it (written out here as the framework does it, loop by loop), the slots
+// of no token are zero-filled padding, the generated map keeps the index protocol, and broken
+// maps and axes are named with their line and column.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "layoutcheck/check/lint.h"
+#include "layoutcheck/contract/gather_map.h"
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/diff/diff.h"
+
+namespace layoutcheck {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string contract_path(const std::string& name) {
+  return std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/" + name;
+}
+
+struct Grid {
+  std::int64_t Z, LAT, LON, C;
+};
+
+Contract windows(const Grid& grid, bool shifted) {
+  LoadOptions options;
+  options.overrides = {{"Z", grid.Z}, {"LAT", grid.LAT}, {"LON", grid.LON}, {"C", grid.C}};
+  return load_contract(contract_path(shifted ? "windows.shifted.yaml" : "windows.yaml"), options);
+}
+
+// The window partition as Pangu-Weather's PyTorch code performs it: F.pad each axis (pad // 2
+// before, the rest after), torch.roll(x, shifts=-window // 2) on the padded grid for a shifted
+// block, then view(Z/2, 2, LAT/6, 6, LON/12, 12).permute(lon-block, level-block, lat-block,
+// iz, ih, iw). Returns per slot the grid token (row-major [z, lat, lon]) or -1.
+std::vector<std::int32_t> framework_partition(const Grid& grid, bool shifted) {
+  const std::int64_t window[3] = {2, 6, 12};
+  const std::int64_t real[3] = {grid.Z, grid.LAT, grid.LON};
+  std::int64_t padded[3], before[3], blocks[3];
+  for (int a = 0; a < 3; ++a) {
+    padded[a] = (real[a] + window[a] - 1) / window[a] * window[a];
+    before[a] = (padded[a] - real[a]) / 2;
+    blocks[a] = padded[a] / window[a];
+  }
+  // 1. pad: the padded grid's token at each position, -1 in the padding.
+  std::vector<std::int32_t> grid_at(static_cast<std::size_t>(padded[0] * padded[1] * padded[2]),
+                                    -1);
+  for (std::int64_t z = 0; z < real[0]; ++z)
+    for (std::int64_t h = 0; h < real[1]; ++h)
+      for (std::int64_t w = 0; w < real[2]; ++w)
+        grid_at[static_cast<std::size_t>(((z + before[0]) * padded[1] + h + before[1]) * padded[2] +
+                                         w + before[2])] =
+            static_cast<std::int32_t>((z * real[1] + h) * real[2] + w);
+  // 2. roll by -window/2: out[p] = in[(p + s) mod n].
+  std::vector<std::int32_t> rolled(grid_at.size());
+  for (std::int64_t z = 0; z < padded[0]; ++z)
+    for (std::int64_t h = 0; h < padded[1]; ++h)
+      for (std::int64_t w = 0; w < padded[2]; ++w) {
+        const std::int64_t s[3] = {shifted ? window[0] / 2 : 0, shifted ? window[1] / 2 : 0,
+                                   shifted ? window[2] / 2 : 0};
+        const std::int64_t from =
+            (((z + s[0]) % padded[0]) * padded[1] + (h + s[1]) % padded[1]) * padded[2] +
+            (w + s[2]) % padded[2];
+        rolled[static_cast<std::size_t>((z * padded[1] + h) * padded[2] + w)] =
+            grid_at[static_cast<std::size_t>(from)];
+      }
+  // 3. windows: (lon-block, level-block, lat-block, iz, ih, iw).
+  std::vector<std::int32_t> slots;
+  for (std::int64_t bw = 0; bw < blocks[2]; ++bw)
+    for (std::int64_t bz = 0; bz < blocks[0]; ++bz)
+      for (std::int64_t bh = 0; bh < blocks[1]; ++bh)
+        for (std::int64_t iz = 0; iz < window[0]; ++iz)
+          for (std::int64_t ih = 0; ih < window[1]; ++ih)
+            for (std::int64_t iw = 0; iw < window[2]; ++iw)
+              slots.push_back(rolled[static_cast<std::size_t>(
+                  ((bz * window[0] + iz) * padded[1] + bh * window[1] + ih) * padded[2] +
+                  bw * window[2] + iw)]);
+  return slots;
+}
+
+class PanguWindows : public testing::TestWithParam<std::tuple<Grid, bool>> {};
+
+TEST_P(PanguWindows, EveryTokenSitsWhereTheFrameworkPutsIt) {
+  const auto [grid, shifted] = GetParam();
+  const Contract contract = windows(grid, shifted);
+  std::vector<Diagnostic> lint = check_contract(contract);
+  std::erase_if(lint, [](const Diagnostic& d) { return d.severity == Severity::note; });
+  EXPECT_TRUE(lint.empty()) << (lint.empty() ? "" : lint.front().str());
+  const GatherMap map = make_gather_map(contract);
+  EXPECT_EQ(map.token_width, grid.C);
+  EXPECT_EQ(map.slots, framework_partition(grid, shifted));
+  EXPECT_TRUE(check_gather_map(map.slots, map.tokens,
+                               static_cast<std::int64_t>(map.slots.size()) - map.tokens)
+                  .empty());
+  // The reverse undoes it: crop and un-shift.
+  const std::vector<std::int32_t> back = reverse_map(map);
+  for (std::int64_t token = 0; token < map.tokens; ++token)
+    EXPECT_EQ(map.slots[static_cast<std::size_t>(back[static_cast<std::size_t>(token)])], token);
+}
+
+// Both real grids, a grid needing no padding, a single window, odd sizes that pad on every axis.
+INSTANTIATE_TEST_SUITE_P(Grids, PanguWindows,
+                         testing::Combine(testing::Values(Grid{8, 91, 180, 2}, Grid{8, 46, 90, 2},
+                                                          Grid{4, 12, 24, 3}, Grid{2, 6, 12, 1},
+                                                          Grid{3, 5, 7, 2}),
+                                          testing::Bool()));
+
+TEST(PanguWindows, TheRealGridsPadAsTheModelDoes) {
+  const GatherMap level0 = make_gather_map(windows({8, 91, 180, 192}, true));
+  EXPECT_EQ(level0.slots.size(), 138240u);
+  EXPECT_EQ(level0.tokens, 131040);
+  EXPECT_EQ(level0.padding_slots(), 7200);
+  const GatherMap level1 = make_gather_map(windows({8, 46, 90, 384}, false));
+  EXPECT_EQ(level1.slots.size(), 36864u);
+  EXPECT_EQ(level1.tokens, 33120);
+  // The padding slots are the contract's padding, zero-filled: a gather writes zero there.
+  const Contract contract = windows({8, 46, 90, 4}, false);
+  std::int64_t padded = 0;
+  for (const Padding& region : contract.padding) {
+    padded += region.size;
+    EXPECT_EQ(region.fill, 0.0);
+  }
+  EXPECT_EQ(padded, (36864 - 33120) * 4);
+}
+
+TEST(PanguWindows, AShiftOrARollOnTheWrongAxisMisplacesTokensTheDiffLists) {
+  const Grid grid{8, 46, 90, 2};
+  const MisreadReport shift = diff_contracts(windows(grid, false), windows(grid, true));
+  EXPECT_EQ(shift.misread, shift.elements);  // every token moves
+  // Rolled along lat only by 6 (a whole window: the wrong axis and amount) instead of lon by 6.
+  LoadOptions options;
+  options.overrides = {{"Z", 8}, {"LAT", 46}, {"LON", 90}, {"C", 2}};
+  const Contract right = load_contract(contract_path("windows.shifted.yaml"), options);
+  Contract wrong = right;
+  wrong.fields[0].dims[1].shift = 6;  // lat by 6 instead of 3
+  const MisreadReport report = diff_contracts(right, wrong);
+  EXPECT_EQ(report.misread, report.elements);  // a roll moves every token of its axis
+  ASSERT_FALSE(report.runs.empty());
+  // Padding split on the wrong side (3 before, 2 after at lat 91 -> 96): every token one slot off.
+  const Contract level0 = windows({8, 91, 180, 1}, false);
+  Contract sides = level0;
+  std::swap(sides.fields[0].dims[1].pad_before, sides.fields[0].dims[1].pad_after);
+  EXPECT_EQ(diff_contracts(level0, sides).misread, 8 * 91 * 180);
+}
+
+TEST(GatherMap, BrokenMapsAreNamed) {
+  const GatherMap map = make_gather_map(windows({3, 5, 7, 1}, true));
+  const auto slots = static_cast<std::int64_t>(map.slots.size());
+  const std::int64_t zeros = slots - map.tokens;
+  const auto problems = [&](std::vector<std::int32_t> broken) {
+    std::string text;
+    for (const std::string& line : check_gather_map(broken, map.tokens, zeros)) text += line + "\n";
+    return text;
+  };
+  std::vector<std::int32_t> slots_of = map.slots;
+  const auto first_real = static_cast<std::size_t>(
+      std::find_if(slots_of.begin(), slots_of.end(), [](std::int32_t t) { return t >= 0; }) -
+      slots_of.begin());
+  const auto first_zero =
+      static_cast<std::size_t>(std::find(slots_of.begin(), slots_of.end(), -1) - slots_of.begin());
+  // -1 read as token 0: token 0 twice, one zero slot short.
+  std::vector<std::int32_t> broken = slots_of;
+  broken[first_zero] = 0;
+  EXPECT_THAT(problems(broken), HasSubstr("token 0 is in slot"));
+  EXPECT_THAT(problems(broken), HasSubstr("slots write zero, the contract pads"));
+  broken = slots_of;
+  broken[first_real] = map.tokens;  // past the end
+  EXPECT_THAT(problems(broken), HasSubstr("outside -1.." + std::to_string(map.tokens - 1)));
+  EXPECT_THAT(problems(broken), HasSubstr("is in no slot"));
+  broken = slots_of;
+  broken[first_real] = -2;
+  EXPECT_THAT(problems(broken), HasSubstr("reads token -2"));
+  EXPECT_EQ(problems(slots_of), "");
+}
+
+TEST(GridAxes, BadAxesAreErrorsWithTheirPlace) {
+  const auto lint = [](const std::string& dims) {
+    const std::string text =
+        "layoutcheck: 1\nname: t\nbuffer: t\ndtype: fp16\nfields:\n"
+        "  - name: x\n    dims:\n" +
+        dims;
+    std::string all;
+    for (const Diagnostic& d : parse_contract_text(text, "t.yaml").diagnostics)
+      all += d.str() + "\n";
+    return all;
+  };
+  // The modes split the padded axis: 5 + 1 slots, not 5.
+  EXPECT_THAT(lint("      - name: a\n        size: 5\n        pad_after: 1\n        modes:\n"
+                   "          - {size: 5, stride: 1}\n"),
+              HasSubstr("t.yaml:9:15: error[size-mismatch]: dim 'a' of field 'x' declares size 5 "
+                        "and 1 slots of padding but its modes multiply to 5 = 5"));
+  EXPECT_THAT(lint("      - {name: a, size: 4, stride: 1, shift: 4}\n"),
+              HasSubstr("shift of dim 'a' of field 'x' is 4, not less than its padded size 4"));
+  EXPECT_THAT(lint("      - {name: a, size: 4, stride: 1, pad_before: -1}\n"),
+              HasSubstr("must not be negative"));
+}
+
+}  // namespace
+}  // namespace layoutcheck
