@@ -18,7 +18,8 @@ namespace {
 // How a gather kernel can go wrong while claiming the contract's map.
 enum class Fault {
   none,
-  shift_on_wrong_axes,  // the lat and lon rolls swapped: lat by half a lon window, lon by half lat's
+  shift_on_wrong_axes,  // the lat and lon rolls swapped: lat by half a lon window, lon by half
+                        // lat's
   padding_wrong_side,   // pad // 2 after instead of before (lat 91 -> 96: +3 / +2)
   minus_one_as_token,   // a -1 entry read as token 0 instead of writing zero
 };
@@ -54,7 +55,8 @@ class MapGather : public CaseRunner {
         std::int32_t token = map_.slots[slot];
         if (token < 0 && fault_ == Fault::minus_one_as_token) token = 0;
         for (std::int64_t c = 0; c < width; ++c) {
-          const std::int64_t to = row * windows.row_stride + static_cast<std::int64_t>(slot) * width + c;
+          const std::int64_t to =
+              row * windows.row_stride + static_cast<std::int64_t>(slot) * width + c;
           windows.set_bits(to, token < 0 ? 0 : x.bits(row * x.row_stride + token * width + c));
         }
       }
@@ -80,9 +82,7 @@ class WindowGatherCase : public Case {
     };
   }
   std::vector<AbiSpec> abis() const override { return {}; }
-  std::vector<std::string> decoders() const override {
-    return {std::string(kDataMovementDecoder)};
-  }
+  std::vector<std::string> decoders() const override { return {std::string(kDataMovementDecoder)}; }
   std::string default_probe_buffer() const override { return "x"; }
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,

@@ -1,0 +1,49 @@
+#include "cases/pangu/layer_norm.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace layoutcheck::pangu {
+
+void layer_norm_row(std::span<const fp16_bits> x, std::span<fp16_bits> out) {
+  const auto width = static_cast<double>(x.size());
+  double mean = 0;
+  for (fp16_bits value : x) mean += fp16_to_float(value);
+  mean /= width;
+  double spread = 0;
+  for (fp16_bits value : x) {
+    const double d = fp16_to_float(value) - mean;
+    spread += d * d;
+  }
+  const double inverse = 1.0 / std::sqrt(spread / width + kLayerNormEpsilon);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    out[i] = float_to_fp16(static_cast<float>((fp16_to_float(x[i]) - mean) * inverse));
+}
+
+void add_layer_norm_row(std::span<const fp16_bits> residual, std::span<const fp16_bits> branch,
+                        std::span<fp16_bits> residual_out, std::span<fp16_bits> out) {
+  for (std::size_t i = 0; i < residual.size(); ++i)
+    residual_out[i] = float_to_fp16(fp16_to_float(residual[i]) + fp16_to_float(branch[i]));
+  layer_norm_row(residual_out, out);
+}
+
+Linear fold_layer_norm_affine(std::span<const float> gamma, std::span<const float> beta,
+                              const Linear& linear) {
+  if (static_cast<std::int64_t>(gamma.size()) != linear.in ||
+      static_cast<std::int64_t>(beta.size()) != linear.in)
+    throw std::invalid_argument("fold_layer_norm_affine: gamma and beta must have the Linear's " +
+                                std::to_string(linear.in) + " inputs");
+  Linear folded = linear;
+  for (std::int64_t o = 0; o < linear.out; ++o) {
+    double shift = linear.bias[static_cast<std::size_t>(o)];
+    for (std::int64_t i = 0; i < linear.in; ++i) {
+      const auto at = static_cast<std::size_t>(o * linear.in + i);
+      folded.weight[at] = linear.weight[at] * gamma[static_cast<std::size_t>(i)];
+      shift += static_cast<double>(linear.weight[at]) * beta[static_cast<std::size_t>(i)];
+    }
+    folded.bias[static_cast<std::size_t>(o)] = static_cast<float>(shift);
+  }
+  return folded;
+}
+
+}  // namespace layoutcheck::pangu

@@ -1,0 +1,145 @@
+#include "cases/pangu/layer_norm_case.h"
+
+#include <random>
+
+#include "cases/pangu/layer_norm.h"
+
+namespace layoutcheck {
+namespace {
+
+enum class Fault {
+  none,
+  rows_as_pairs,         // a kernel built for 2C: rows 2t and 2t+1 normalised as one
+  partial_wave_dropped,  // statistics over 128 * floor(C / 128) channels: half2 lanes, one 64-wide
+                         // wave a pass, the last partial pass left out
+};
+
+class LayerNormRunner : public CaseRunner {
+ public:
+  LayerNormRunner(const CaseLayouts& layouts, Fault fault)
+      : width_(layouts.at("x").fields.at(0).elements()),
+        x_offset_(layouts.at("x").fields.at(0).offset_of_linear(0)),
+        out_offset_(layouts.at("out").fields.at(0).offset_of_linear(0)),
+        fault_(fault) {}
+  std::string name() const override { return "pangu-layernorm:cpu"; }
+
+  void run(BufferSet& buffers) override {
+    const HostBuffer& x = buffers.at("x");
+    HostBuffer& out = buffers.at("out");
+    const std::int64_t group = fault_ == Fault::rows_as_pairs ? 2 : 1;
+    for (std::int64_t first = 0; first < x.rows; first += group) {
+      const std::int64_t rows = std::min(group, x.rows - first);
+      std::vector<fp16_bits> row, normalised(static_cast<std::size_t>(rows * width_));
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < width_; ++c)
+          row.push_back(static_cast<fp16_bits>(x.bits((first + r) * x.row_stride + x_offset_ + c)));
+      if (fault_ == Fault::partial_wave_dropped) {
+        normalise_with_statistics_of(row, (width_ / 128) * 128, normalised);
+      } else {
+        pangu::layer_norm_row(row, normalised);
+      }
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < width_; ++c)
+          out.set_bits((first + r) * out.row_stride + out_offset_ + c,
+                       normalised[static_cast<std::size_t>(r * width_ + c)]);
+    }
+  }
+
+ private:
+  // The whole row normalised with the mean and spread of its first `counted` channels.
+  static void normalise_with_statistics_of(const std::vector<fp16_bits>& row, std::int64_t counted,
+                                           std::vector<fp16_bits>& out) {
+    std::vector<fp16_bits> head(row.begin(), row.begin() + std::max<std::int64_t>(counted, 1));
+    std::vector<fp16_bits> scaled(head.size());
+    double mean = 0, spread = 0;
+    for (fp16_bits value : head) mean += fp16_to_float(value);
+    mean /= static_cast<double>(head.size());
+    for (fp16_bits value : head)
+      spread += (fp16_to_float(value) - mean) * (fp16_to_float(value) - mean);
+    const double inverse =
+        1.0 / std::sqrt(spread / static_cast<double>(head.size()) + pangu::kLayerNormEpsilon);
+    for (std::size_t i = 0; i < row.size(); ++i)
+      out[i] = float_to_fp16(static_cast<float>((fp16_to_float(row[i]) - mean) * inverse));
+  }
+
+  std::int64_t width_, x_offset_, out_offset_;
+  Fault fault_;
+};
+
+[[noreturn]] void reject(const Contract& contract, std::string_view buffer, std::string message,
+                         std::string fix) {
+  throw InputError(Diagnostic{contract.where, Severity::error, "case-layout",
+                              "pangu-layernorm buffer '" + std::string(buffer) + "' ('" +
+                                  contract.name + "') " + std::move(message),
+                              std::move(fix)});
+}
+
+class LayerNormCase : public Case {
+ public:
+  std::string name() const override { return "pangu-layernorm"; }
+  std::string summary() const override {
+    return "Pangu-Weather's LayerNorm without affine: rows of C fp16 channels, fp32 statistics";
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {
+        {"x", BufferRole::input, DType::fp16, "pangu/tokens.yaml", "tokens, one row each"},
+        {"out", BufferRole::output, DType::fp16, "pangu/tokens.out.yaml",
+         "the normalised tokens (no affine)"},
+    };
+  }
+  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<std::string> decoders() const override { return {std::string(kDependenceDecoder)}; }
+  std::string default_probe_buffer() const override { return "x"; }
+
+  BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
+                         std::uint64_t seed) const override {
+    std::mt19937_64 rng(seed);
+    BufferSet buffers;
+    HostBuffer& x = buffers.add(make_host_buffer("x", layouts.at("x"), batch));
+    for (std::int64_t i = 0; i < x.elements(); ++i)
+      x.set_value(i, static_cast<double>(rng() >> 11) * 0x1.0p-51 - 2.0);  // [-2, 2)
+    buffers.add(make_host_buffer("out", layouts.at("out"), batch));
+    return buffers;
+  }
+  std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
+    return std::make_unique<LayerNormRunner>(layouts, Fault::none);
+  }
+  std::vector<std::pair<std::string, std::string>> mutants() const override {
+    return {
+        {"rows_as_pairs", "built for twice the width: two rows normalised as one"},
+        {"partial_wave_dropped",
+         "statistics over 128 * floor(C / 128) channels: the last partial wave of half2 lanes "
+         "left out (192 -> 128)"},
+    };
+  }
+  std::unique_ptr<CaseRunner> mutant(std::string_view name,
+                                     const CaseLayouts& layouts) const override {
+    if (name == "rows_as_pairs")
+      return std::make_unique<LayerNormRunner>(layouts, Fault::rows_as_pairs);
+    if (name == "partial_wave_dropped")
+      return std::make_unique<LayerNormRunner>(layouts, Fault::partial_wave_dropped);
+    return nullptr;
+  }
+  void validate_layout(std::string_view buffer, const Contract& contract) const override {
+    if (buffer != "x" && buffer != "out")
+      reject(contract, buffer, "is not a buffer of this case", "give contracts for x and out");
+    if (contract.dtype != DType::fp16)
+      reject(contract, buffer, "is " + std::string(dtype_name(contract.dtype)),
+             "the Pangu kernels take fp16 tokens");
+    if (contract.fields.size() != 1 || contract.fields[0].dims.size() != 1 ||
+        contract.fields[0].dims[0].modes.size() != 1 ||
+        contract.fields[0].dims[0].modes[0].stride != 1)
+      reject(contract, buffer, "is not one contiguous row of channels",
+             "LayerNorm reads each token's C channels contiguously (stride 1)");
+  }
+  // fp16 out: half an ulp of the output, and the kernels' fp32 statistics.
+  double value_tolerance() const override { return 2e-3; }
+};
+
+}  // namespace
+
+std::shared_ptr<const Case> make_pangu_layer_norm_case() {
+  return std::make_shared<const LayerNormCase>();
+}
+
+}  // namespace layoutcheck
