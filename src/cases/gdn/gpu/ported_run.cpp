@@ -160,11 +160,14 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
     finding.probed = probe_gdn_runner(*probed, target, probe);
     report.buffers.push_back(std::move(finding));
   }
-  // The row stride the ABI passes, honoured: where the model packs a buffer's rows, a sample of
-  // its offsets probed again with the rows padded (probe/port_check.h).
+  // The row strides the ABI passes, honoured: where the model packs qkvz or ba rows, a sample of
+  // their offsets probed again with the rows padded (probe/port_check.h). (The step inputs keep
+  // the state as equal rows, problem.h: its stride is not padded.)
   for (const BufferFinding& finding : report.buffers) {
     const Contract& packed = layout_of(model, finding.buffer);
-    if (!finding.probed.layout_ok() || row_stride(packed) != packed.row_size) continue;
+    if (finding.buffer == GdnBuffer::state || !finding.probed.layout_ok() ||
+        row_stride(packed) != packed.row_size)
+      continue;
     GdnLayouts padded_claim = consumes;
     layout_of(padded_claim, finding.buffer) = with_padded_rows(layout_of(consumes, finding.buffer));
     const Contract padded = with_padded_rows(packed);
