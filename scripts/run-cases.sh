@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# THE main job (README, first command): the shipped cases end to end: GDN (Qwen3-Next vs Qwen3.5)
-# and RoPE (interleaved vs half-split pairs).
+# THE main job (README, first command): the shipped cases end to end: GDN (Qwen3-Next vs Qwen3.5),
+# RoPE (interleaved vs half-split pairs) and Pangu-Weather (window partitions, LayerNorm).
 # On a fresh Debian 12 machine, as root, it installs what it needs, builds the layoutcheck CLI and
 # runs, writing every output to out/:
 #   lint     the GDN contracts (contracts/gdn/*.yaml)
@@ -12,6 +12,9 @@
 #   probe    one-hot probes of the CPU model of a Qwen3-Next kernel fed Qwen3.5 buffers, and of a
 #            native kernel fed the same buffers
 #   rope     lint, diff and the dependence probe of a GPT-J-style kernel fed half-split buffers
+#   pangu    lint of the grid and window contracts (the gather maps proven), diff of the plain and
+#            the shifted windows, the data-movement probe of the window gather (and of a mutant
+#            rolling the wrong axes), the dependence probe of LayerNorm
 #   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu), the
 #            RoPE ports (layoutcheck run probes/rope/*.yaml) and the adapter-versus-native timing
 #            report (layoutcheck bench, out/bench/)
@@ -151,6 +154,24 @@ step "probe (CPU model, dependence): interleaved kernel, half-split x" 1 rope-pr
   --with contracts/rope/interleaved.out.yaml
 step "probe (CPU model, dependence): half-split kernel, half-split x" 0 rope-probe-cpu-native.txt \
   layoutcheck probe --case rope --producer "$rope_half" --consumer "$rope_half"
+
+pangu=contracts/pangu
+pangu_level1=(--set LAT=46 --set LON=90 --set C=384)
+step "lint the Pangu contracts (gather maps proven)" 0 pangu-lint.txt layoutcheck lint $pangu/*.yaml
+step "lint the Pangu windows at the second level (8, 46, 90) x 384" 0 pangu-lint-level1.txt \
+  layoutcheck lint $pangu/windows.yaml $pangu/windows.shifted.yaml "${pangu_level1[@]}"
+step "diff windows: a plain block's gather read as a shifted block's" 1 pangu-diff.txt \
+  layoutcheck diff $pangu/windows.yaml $pangu/windows.shifted.yaml --set C=8
+step "probe (CPU, data-movement): the window gather, shifted windows" 0 pangu-probe-gather.txt \
+  layoutcheck probe --case pangu-window-gather --producer $pangu/grid.yaml \
+  --consumer $pangu/grid.yaml --with $pangu/windows.shifted.yaml --set C=8
+step "probe (CPU, data-movement): a gather rolling the wrong axes" 1 pangu-probe-gather-mutant.txt \
+  layoutcheck probe --case pangu-window-gather --backend cpu:mutant:shift_on_wrong_axes \
+  --producer $pangu/grid.yaml --consumer $pangu/grid.yaml --with $pangu/windows.shifted.yaml \
+  --set C=8
+step "probe (CPU, dependence): LayerNorm rows of 192" 0 pangu-probe-layernorm.txt \
+  layoutcheck probe --case pangu-layernorm --producer $pangu/tokens.yaml \
+  --consumer $pangu/tokens.yaml
 
 gpu_ran=0
 if [[ -z "$gpu_reason" ]]; then
