@@ -14,7 +14,8 @@
 #   rope     lint, diff and the dependence probe of a GPT-J-style kernel fed half-split buffers
 #   pangu    lint of the grid and window contracts (the gather maps proven), diff of the plain and
 #            the shifted windows, the data-movement probe of the window gather (and of a mutant
-#            rolling the wrong axes), the dependence probe of LayerNorm
+#            rolling the wrong axes), the dependence probe of LayerNorm, and `profile` of the
+#            seed article's operator table
 #   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu), the
 #            RoPE ports (layoutcheck run probes/rope/*.yaml) and the adapter-versus-native timing
 #            report (layoutcheck bench, out/bench/)
@@ -172,6 +173,11 @@ step "probe (CPU, data-movement): a gather rolling the wrong axes" 1 pangu-probe
 step "probe (CPU, dependence): LayerNorm rows of 192" 0 pangu-probe-layernorm.txt \
   layoutcheck probe --case pangu-layernorm --producer $pangu/tokens.yaml \
   --consumer $pangu/tokens.yaml
+
+step "profile: the seed article's operator table, ranked" 0 pangu-profile.md \
+  layoutcheck profile tests/profile/fixtures/pangu_bw1000_operator_table.txt
+step "profile: the same model grouped by input shape (JSON)" 0 pangu-profile-shapes.json \
+  layoutcheck profile tests/profile/fixtures/pangu_by_input_shape.txt --copy-bandwidth 4000 --json
 
 gpu_ran=0
 if [[ -z "$gpu_reason" ]]; then

@@ -23,5 +23,6 @@ Command setup_run_command(CLI::App& parent);
 Command setup_bench_command(CLI::App& parent);
 Command setup_codegen_command(CLI::App& parent);
 Command setup_cases_command(CLI::App& parent);
+Command setup_profile_command(CLI::App& parent);
 
 }  // namespace layoutcheck::cli

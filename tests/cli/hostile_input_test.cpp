@@ -109,6 +109,12 @@ TEST_F(HostileInput, LargeOrEndlessFilesAreRefusedInBoundedTimeAndMemory) {
   expect("lint /dev/zero", {"lint", "/dev/zero"}, 2);
   expect("bench --from /dev/zero", {"bench", "--from", "/dev/zero", "--out", folder_ / "o"}, 2);
   expect("run /dev/zero", {"run", "/dev/zero"}, 2);
+  expect("profile /dev/zero", {"profile", "/dev/zero"}, 2);
+  // A trace of deeply nested arrays: the JSON reader's depth bound, not the stack.
+  expect("profile of a deeply nested trace",
+         {"profile", file("nested.json", "{\"traceEvents\": " + std::string(200000, '[') +
+                                             std::string(200000, ']') + "}")},
+         2);
   const fs::path fifo = folder_ / "fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   const Outcome silent = expect("lint of a FIFO nobody writes", {"lint", fifo}, 2);

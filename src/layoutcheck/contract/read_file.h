@@ -19,6 +19,7 @@ inline constexpr std::size_t kMaxContractBytes = 16 << 20;
 inline constexpr std::size_t kMaxManifestBytes = 1 << 20;      // a manifest is a few lines
 inline constexpr std::size_t kMaxKernelSourceBytes = 4 << 20;  // one port's source
 inline constexpr std::size_t kMaxBenchReportBytes = 64 << 20;  // every sample: a few hundred KiB
+inline constexpr std::size_t kMaxProfileBytes = 64 << 20;      // a trace of a few model steps
 
 // `what` names the file in messages ("the manifest", "a contract").
 // @post throws InputError (rule "io", at path) when the file is missing, unreadable, a directory,

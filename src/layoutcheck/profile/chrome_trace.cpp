@@ -1,0 +1,138 @@
+// A Kineto chrome trace (torch.profiler's export_chrome_trace): complete events ("ph": "X") of the
+// CPU operators ("cat": "cpu_op"), the device kernels, copies and sets ("kernel", "gpu_memcpy",
+// "gpu_memset") and the runtime calls ("cuda_runtime", "cuda_driver"). A kernel's time belongs to
+// the operator whose "External id" it carries; operators are grouped by name and input dims.
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/profile/operator_kind.h"
+#include "layoutcheck/profile/profile.h"
+
+namespace layoutcheck {
+namespace {
+
+[[noreturn]] void fail(const std::string& file, std::string message, std::string fix = "") {
+  throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "profile", std::move(message),
+                              std::move(fix)});
+}
+
+const std::string* string_member(const Json& event, std::string_view key) {
+  const Json* value = event.find(key);
+  return value != nullptr && value->kind() == Json::Kind::string ? &value->as_string() : nullptr;
+}
+
+std::optional<double> number_member(const Json& event, std::string_view key) {
+  const Json* value = event.find(key);
+  if (value == nullptr) return std::nullopt;
+  if (value->kind() == Json::Kind::integer || value->kind() == Json::Kind::number)
+    return value->as_double();
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> external_id(const Json& event) {
+  const Json* args = event.find("args");
+  if (args == nullptr) return std::nullopt;
+  const Json* id = args->find("External id");
+  if (id == nullptr || id->kind() != Json::Kind::integer) return std::nullopt;
+  return id->as_int();
+}
+
+// "Input Dims": [[1, 131040, 192], [], []] as the table prints it.
+std::string input_dims(const Json& event) {
+  const Json* args = event.find("args");
+  const Json* dims = args != nullptr ? args->find("Input Dims") : nullptr;
+  if (dims == nullptr || dims->kind() != Json::Kind::array) return "";
+  std::string text = "[";
+  for (std::size_t i = 0; i < dims->size(); ++i) {
+    const Json& shape = (*dims)[i];
+    text += i ? ", [" : "[";
+    for (std::size_t j = 0; shape.kind() == Json::Kind::array && j < shape.size(); ++j) {
+      if (shape[j].kind() != Json::Kind::integer) return "";
+      text += (j ? ", " : "") + std::to_string(shape[j].as_int());
+    }
+    text += "]";
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+Profile parse_chrome_trace(std::string_view text, const std::string& file) {
+  Json trace;
+  try {
+    trace = Json::parse(text);
+  } catch (const std::runtime_error& error) {
+    fail(file, error.what(), "export the trace with prof.export_chrome_trace(path)");
+  }
+  const Json* events = trace.kind() == Json::Kind::object ? trace.find("traceEvents") : nullptr;
+  if (events == nullptr || events->kind() != Json::Kind::array)
+    fail(file, "no \"traceEvents\" array: not a Kineto chrome trace",
+         "export the trace with prof.export_chrome_trace(path)");
+
+  using Key = std::tuple<std::string, std::string>;  // name, input dims
+  std::map<Key, ProfiledOperator> by_key;
+  std::map<std::int64_t, Key> op_of_id;
+  const auto entry = [&](const std::string& name, const std::string& dims) -> ProfiledOperator& {
+    ProfiledOperator& op = by_key[{name, dims}];
+    if (op.name.empty()) {
+      op.name = name;
+      op.input_shapes = dims;
+    }
+    return op;
+  };
+  // Operators first, so that every kernel finds the operator of its id.
+  for (const Json& event : events->items()) {
+    const std::string* phase = string_member(event, "ph");
+    const std::string* category = string_member(event, "cat");
+    const std::string* name = string_member(event, "name");
+    if (!phase || *phase != "X" || !category || !name) continue;
+    if (*category == "cpu_op" || *category == "user_annotation") {
+      const std::string dims = input_dims(event);
+      ProfiledOperator& op = entry(*name, dims);
+      ++op.calls;
+      op.cpu_us += number_member(event, "dur").value_or(0);
+      if (const auto id = external_id(event)) op_of_id[*id] = {*name, dims};
+    }
+  }
+  Profile profile;
+  profile.source = "chrome trace";
+  for (const Json& event : events->items()) {
+    const std::string* phase = string_member(event, "ph");
+    const std::string* category = string_member(event, "cat");
+    const std::string* name = string_member(event, "name");
+    if (!phase || *phase != "X" || !category || !name) continue;
+    const double duration = number_member(event, "dur").value_or(0);
+    if (*category == "kernel" || *category == "gpu_memcpy" || *category == "gpu_memset") {
+      profile.device_total_us += duration;
+      const auto id = external_id(event);
+      const auto owner = id ? op_of_id.find(*id) : op_of_id.end();
+      ProfiledOperator& op = owner != op_of_id.end()
+                                 ? by_key[owner->second]
+                                 : entry(*name, "");  // a kernel no operator launched
+      if (owner == op_of_id.end()) ++op.calls;
+      op.device_us += duration;
+    } else if (*category == "cuda_runtime" || *category == "cuda_driver") {
+      const OperatorKind kind = operator_kind(*name);
+      if (kind != OperatorKind::synchronisation && kind != OperatorKind::allocation) continue;
+      ProfiledOperator& op = entry(*name, "");
+      ++op.calls;
+      op.cpu_us += duration;
+    }
+  }
+  for (auto& [key, op] : by_key) {
+    op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
+    op.kind = operator_kind(op.name);
+    profile.operators.push_back(std::move(op));
+  }
+  return profile;
+}
+
+Profile parse_profile(std::string_view text, const std::string& file) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') return parse_chrome_trace(text, file);
+  return parse_operator_table(text, file);
+}
+
+}  // namespace layoutcheck

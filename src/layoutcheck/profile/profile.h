@@ -1,0 +1,61 @@
+// `layoutcheck profile`: the method of the Pangu-Weather article made a tool. A PyTorch profile
+// is read (the operator table key_averages().table() prints, with or without
+// group_by_input_shape, or a Kineto chrome trace), and the candidates for specialisation ranked by
+// what they cost the device in total (calls x average, per shape), not by the top line alone:
+// each with its calls, its shape, its estimated bytes and, for memory-bound operators, the share of
+// the copy bandwidth it reaches; copies, allocations and synchronisations are flagged apart, since
+// they cost the end-to-end time more than any kernel's speed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "layoutcheck/render/json.h"
+
+namespace layoutcheck {
+
+enum class OperatorKind { compute, memory_bound, copy, allocation, synchronisation, region };
+
+struct ProfiledOperator {
+  std::string name;          // "aten::native_layer_norm"
+  std::string input_shapes;  // "[[1, 131040, 192], [], [], []]", or empty
+  std::int64_t calls = 0;
+  double device_us = 0;  // self device time, all calls
+  double cpu_us = 0;     // self CPU time, all calls (0 when the profile has none)
+  std::vector<std::vector<std::int64_t>> shapes;  // input_shapes parsed
+  OperatorKind kind = OperatorKind::compute;
+  std::optional<double> bytes;  // estimated bytes per call, memory-bound operators
+};
+
+struct Profile {
+  std::string source;  // "operator table", "chrome trace"
+  std::vector<ProfiledOperator> operators;
+  double device_total_us = 0;
+};
+
+// The text key_averages().table() prints. @post throws InputError (rule "profile") with the line
+// (and the column's name) of what cannot be read: no table, a missing Name, calls or self device
+// column, a number that is not one.
+Profile parse_operator_table(std::string_view text, const std::string& file);
+
+// A Kineto chrome trace (torch.profiler export_chrome_trace): device kernels attributed to the CPU
+// operator that launched them (args "External id"), synchronisation and allocation calls counted.
+// @post throws InputError naming the line and column of malformed JSON, or what is missing.
+Profile parse_chrome_trace(std::string_view text, const std::string& file);
+
+// Either, told apart by the first character.
+Profile parse_profile(std::string_view text, const std::string& file);
+
+struct ProfileOptions {
+  double copy_bandwidth_gbps = 0;  // 0: the % column is not computed (and says so)
+  int element_bytes = 2;           // fp16, when a table gives shapes but no dtypes
+  std::size_t top = 20;
+};
+
+std::string profile_markdown(const Profile& profile, const ProfileOptions& options);
+Json profile_json(const Profile& profile, const ProfileOptions& options);
+
+}  // namespace layoutcheck

@@ -1,0 +1,174 @@
+// The ranking and its two renderings. Candidates are operators that run on the device, ranked by
+// their total device time (calls x average at one shape); copies, allocations and
+// synchronisations are listed apart with their counts, whatever their device time.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "layoutcheck/profile/operator_kind.h"
+#include "layoutcheck/profile/profile.h"
+
+namespace layoutcheck {
+namespace {
+
+std::string fixed(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+std::string time_text(double us) {
+  return us >= 1000 ? fixed(us / 1000, 3) + " ms" : fixed(us, 3) + " µs";
+}
+
+std::string bytes_text(double bytes) {
+  if (bytes >= 1e9) return fixed(bytes / 1e9, 2) + " GB";
+  if (bytes >= 1e6) return fixed(bytes / 1e6, 2) + " MB";
+  if (bytes >= 1e3) return fixed(bytes / 1e3, 1) + " kB";
+  return fixed(bytes, 0) + " B";
+}
+
+bool is_overhead(OperatorKind kind) {
+  return kind == OperatorKind::copy || kind == OperatorKind::allocation ||
+         kind == OperatorKind::synchronisation;
+}
+
+struct Ranked {
+  const ProfiledOperator* op;
+  double per_call_us;
+  std::optional<double> bytes;          // per call
+  std::optional<double> bandwidth_pct;  // of the copy bandwidth
+};
+
+std::vector<Ranked> candidates(const Profile& profile, const ProfileOptions& options) {
+  std::vector<Ranked> ranked;
+  for (const ProfiledOperator& op : profile.operators) {
+    if (op.device_us <= 0 || is_overhead(op.kind)) continue;
+    Ranked entry{&op, op.calls > 0 ? op.device_us / static_cast<double>(op.calls) : op.device_us,
+                 std::nullopt, std::nullopt};
+    if (op.kind == OperatorKind::memory_bound)
+      entry.bytes = estimated_bytes(op.name, op.shapes, options.element_bytes);
+    if (entry.bytes && options.copy_bandwidth_gbps > 0 && entry.per_call_us > 0)
+      entry.bandwidth_pct =
+          *entry.bytes / (entry.per_call_us * 1e-6) / (options.copy_bandwidth_gbps * 1e9) * 100;
+    ranked.push_back(entry);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+    return a.op->device_us > b.op->device_us;
+  });
+  return ranked;
+}
+
+std::vector<const ProfiledOperator*> overheads(const Profile& profile) {
+  std::vector<const ProfiledOperator*> found;
+  for (const ProfiledOperator& op : profile.operators)
+    if (is_overhead(op.kind)) found.push_back(&op);
+  std::stable_sort(
+      found.begin(), found.end(),
+      [](const ProfiledOperator* a, const ProfiledOperator* b) { return a->calls > b->calls; });
+  return found;
+}
+
+std::string why(OperatorKind kind) {
+  switch (kind) {
+    case OperatorKind::copy:
+      return "a copy: a tensor moved or converted between operators";
+    case OperatorKind::allocation:
+      return "an allocation: a temporary tensor";
+    case OperatorKind::synchronisation:
+      return "a synchronisation: the host waits for the device";
+    default:
+      return "";
+  }
+}
+
+// Markdown table cells must not break the table.
+std::string cell(std::string text) {
+  for (std::size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2)
+    text.replace(at, 1, "\\|");
+  return text;
+}
+
+}  // namespace
+
+std::string profile_markdown(const Profile& profile, const ProfileOptions& options) {
+  const std::vector<Ranked> ranked = candidates(profile, options);
+  std::string text = "# Profile (" + profile.source +
+                     "): " + std::to_string(profile.operators.size()) + " operators, device time " +
+                     time_text(profile.device_total_us) + "\n\n";
+  text += "## Candidates, by total device time\n\n";
+  text +=
+      "| # | operator | input shapes | calls | device total | per call | share | est. bytes/call "
+      "| of copy bandwidth | kind |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (std::size_t i = 0; i < ranked.size() && i < options.top; ++i) {
+    const Ranked& r = ranked[i];
+    const double share =
+        profile.device_total_us > 0 ? r.op->device_us / profile.device_total_us * 100 : 0;
+    text += "| " + std::to_string(i + 1) + " | " + cell(r.op->name) + " | " +
+            (r.op->input_shapes.empty() ? "—" : cell(r.op->input_shapes)) + " | " +
+            std::to_string(r.op->calls) + " | " + time_text(r.op->device_us) + " | " +
+            time_text(r.per_call_us) + " | " + fixed(share, 1) + " % | " +
+            (r.bytes ? bytes_text(*r.bytes) : "—") + " | " +
+            (r.bandwidth_pct ? fixed(*r.bandwidth_pct, 1) + " %" : "—") + " | " +
+            std::string(operator_kind_name(r.op->kind)) + " |\n";
+  }
+  if (ranked.size() > options.top)
+    text += "\n… and " + std::to_string(ranked.size() - options.top) + " more (--top)\n";
+  const std::vector<const ProfiledOperator*> costs = overheads(profile);
+  text += "\n## Copies, allocations and synchronisations\n\n";
+  if (costs.empty()) {
+    text += "None in this profile.\n";
+  } else {
+    text +=
+        "| operator | calls | device total | CPU total | why it counts |\n|---|---|---|---|---|\n";
+    for (const ProfiledOperator* op : costs)
+      text += "| " + cell(op->name) + " | " + std::to_string(op->calls) + " | " +
+              time_text(op->device_us) + " | " + (op->cpu_us > 0 ? time_text(op->cpu_us) : "—") +
+              " | " + why(op->kind) + " |\n";
+  }
+  text +=
+      "\nRead the calls and the shapes, not only the first line: a memory-bound operator of fixed "
+      "shape called many times can be worth more than the largest GEMM.";
+  if (options.copy_bandwidth_gbps <= 0)
+    text +=
+        " (The share of the copy bandwidth needs --copy-bandwidth GB/s, measured on the "
+        "profiled device.)";
+  text += " Bytes assume " + std::to_string(options.element_bytes) +
+          "-byte elements where the profile gives shapes but no dtypes.\n";
+  return text;
+}
+
+Json profile_json(const Profile& profile, const ProfileOptions& options) {
+  Json ranked_json = Json::array();
+  for (const Ranked& r : candidates(profile, options)) {
+    Json entry = Json::object()
+                     .set("name", r.op->name)
+                     .set("input_shapes", r.op->input_shapes)
+                     .set("calls", r.op->calls)
+                     .set("device_us", r.op->device_us)
+                     .set("per_call_us", r.per_call_us)
+                     .set("kind", std::string(operator_kind_name(r.op->kind)));
+    entry.set("bytes_per_call", r.bytes ? Json(*r.bytes) : Json());
+    entry.set("copy_bandwidth_pct", r.bandwidth_pct ? Json(*r.bandwidth_pct) : Json());
+    ranked_json.push(std::move(entry));
+  }
+  Json costs = Json::array();
+  for (const ProfiledOperator* op : overheads(profile))
+    costs.push(Json::object()
+                   .set("name", op->name)
+                   .set("kind", std::string(operator_kind_name(op->kind)))
+                   .set("calls", op->calls)
+                   .set("device_us", op->device_us)
+                   .set("cpu_us", op->cpu_us));
+  return Json::object()
+      .set("source", profile.source)
+      .set("operators", static_cast<std::int64_t>(profile.operators.size()))
+      .set("device_total_us", profile.device_total_us)
+      .set("copy_bandwidth_gbps",
+           options.copy_bandwidth_gbps > 0 ? Json(options.copy_bandwidth_gbps) : Json())
+      .set("element_bytes", options.element_bytes)
+      .set("candidates", std::move(ranked_json))
+      .set("copies_allocations_synchronisations", std::move(costs));
+}
+
+}  // namespace layoutcheck

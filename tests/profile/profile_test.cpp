@@ -1,0 +1,120 @@
+// `layoutcheck profile` on the seed article's table and on a table and a trace of the same model
+// grouped by input shape: the ranking by total device time, the shapes kept apart, the bytes and
+// the share of the copy bandwidth of the memory-bound operators, the copies, allocations and
+// synchronisations flagged; malformed input an error naming its line.
+#include "layoutcheck/profile/profile.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "layoutcheck/contract/read_file.h"
+
+namespace layoutcheck {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string fixture(const std::string& name) {
+  return *read_text_file(std::string(LAYOUTCHECK_TEST_DATA) + "/profile/fixtures/" + name);
+}
+
+const ProfiledOperator& find(const Profile& profile, const std::string& name,
+                             const std::string& shapes = "") {
+  for (const ProfiledOperator& op : profile.operators)
+    if (op.name == name && (shapes.empty() || op.input_shapes == shapes)) return op;
+  throw std::logic_error("no operator " + name);
+}
+
+TEST(ProfileTable, TheSeedTableRanksByTotalDeviceTimeAndFlagsTheCosts) {
+  const Profile profile = parse_profile(fixture("pangu_bw1000_operator_table.txt"), "seed.txt");
+  EXPECT_EQ(profile.source, "operator table");
+  EXPECT_EQ(find(profile, "aten::addmm").calls, 112);
+  EXPECT_DOUBLE_EQ(find(profile, "aten::addmm").device_us, 35244);
+  EXPECT_EQ(find(profile, "aten::native_layer_norm").kind, OperatorKind::memory_bound);
+  EXPECT_EQ(find(profile, "aten::copy_").kind, OperatorKind::copy);
+  EXPECT_EQ(find(profile, "aten::empty").kind, OperatorKind::allocation);
+  EXPECT_EQ(find(profile, "output_transfer").kind, OperatorKind::region);
+  const Json json = profile_json(profile, {});
+  const Json& candidates = json["candidates"];
+  EXPECT_EQ(candidates[0]["name"].as_string(), "aten::addmm");
+  EXPECT_EQ(candidates[2]["name"].as_string(), "aten::native_layer_norm");
+  EXPECT_EQ(candidates[7]["name"].as_string(), "aten::index_select");
+  const Json& costs = json["copies_allocations_synchronisations"];
+  EXPECT_EQ(costs[0]["name"].as_string(), "aten::empty");
+  EXPECT_EQ(costs[0]["calls"].as_int(), 277);
+  EXPECT_EQ(costs[1]["calls"].as_int(), 173);
+  const std::string markdown = profile_markdown(profile, {});
+  EXPECT_THAT(markdown,
+              HasSubstr("| 3 | aten::native_layer_norm | — | 34 | 14.521 ms | 427.088 µs"));
+  EXPECT_THAT(markdown, HasSubstr("needs --copy-bandwidth"));
+}
+
+TEST(ProfileTable, ShapesStayApartAndMemoryBoundOperatorsGetTheirBandwidth) {
+  const Profile profile = parse_profile(fixture("pangu_by_input_shape.txt"), "shapes.txt");
+  const ProfiledOperator& level0 =
+      find(profile, "aten::native_layer_norm", "[[1, 131040, 192], [], [], [], []]");
+  const ProfiledOperator& level1 =
+      find(profile, "aten::native_layer_norm", "[[1, 33120, 384], [], [], [], []]");
+  EXPECT_EQ(level0.calls, 17);
+  EXPECT_EQ(level1.calls, 17);
+  EXPECT_DOUBLE_EQ(level0.cpu_us, 1000);
+  ProfileOptions options;
+  options.copy_bandwidth_gbps = 4000;
+  const Json json = profile_json(profile, options);
+  const Json& norm = json["candidates"][1];
+  EXPECT_EQ(norm["name"].as_string(), "aten::native_layer_norm");
+  EXPECT_DOUBLE_EQ(norm["bytes_per_call"].as_double(), 2.0 * 131040 * 192 * 2);  // read + write
+  EXPECT_NEAR(norm["copy_bandwidth_pct"].as_double(),
+              2.0 * 131040 * 192 * 2 / 559.529e-6 / 4000e9 * 100, 1e-3);
+  // index_select to 138240 rows: the selected rows written and read, and the int64 index.
+  const Json& gather = json["candidates"][3];
+  EXPECT_EQ(gather["name"].as_string(), "aten::index_select");
+  EXPECT_DOUBLE_EQ(gather["bytes_per_call"].as_double(), 2.0 * 138240 * 192 * 2 + 138240 * 8);
+  EXPECT_TRUE(json["candidates"][0]["bytes_per_call"].is_null());  // addmm: compute
+}
+
+TEST(ProfileTrace, KernelsBelongToTheirOperatorsAndWaitsAreFlagged) {
+  const Profile profile = parse_profile(fixture("pangu_trace.json"), "trace.json");
+  EXPECT_EQ(profile.source, "chrome trace");
+  const ProfiledOperator& norm = find(profile, "aten::native_layer_norm");
+  EXPECT_EQ(norm.calls, 2);
+  EXPECT_DOUBLE_EQ(norm.device_us, 340);
+  EXPECT_EQ(norm.input_shapes, "[[1, 131040, 192], [], [], [], []]");
+  EXPECT_DOUBLE_EQ(find(profile, "aten::copy_").device_us, 30);
+  const ProfiledOperator& wait = find(profile, "cudaDeviceSynchronize");
+  EXPECT_EQ(wait.kind, OperatorKind::synchronisation);
+  EXPECT_DOUBLE_EQ(wait.cpu_us, 250);
+  EXPECT_DOUBLE_EQ(find(profile, "orphan_kernel").device_us, 1);
+  EXPECT_DOUBLE_EQ(profile.device_total_us, 170.5 + 169.5 + 125 + 30 + 1);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_profile(text, "p.txt");
+  } catch (const InputError& error) {
+    return error.diagnostics().front().str();
+  }
+  return "";
+}
+
+TEST(ProfileErrors, MalformedInputNamesItsLine) {
+  EXPECT_THAT(error_of("nothing here\n"), HasSubstr("no operator table here"));
+  const std::string header =
+      "----  ----------  ----------\nName   Self CUDA  # of Calls\n----  ----------  ----------\n";
+  EXPECT_EQ(error_of(header + "a::b     1.0ms           3\n----  ----------  ----------\n"), "");
+  EXPECT_THAT(error_of(header + "a::b     1.0ms         abc\n----  ----------  ----------\n"),
+              HasSubstr("p.txt:4:1: error[profile]: '# of Calls' of a::b is 'abc', not a count"));
+  EXPECT_THAT(error_of(header + "a::b     fast            3\n----  ----------  ----------\n"),
+              HasSubstr("p.txt:4:1: error[profile]: 'Self CUDA' of a::b is 'fast', not a time"));
+  EXPECT_THAT(error_of(header + "a::b     1.0ms           3\n"),
+              HasSubstr("does not end with a dashed line"));
+  EXPECT_THAT(error_of("----  ----------\nName    Self CPU\n----  ----------\n"),
+              HasSubstr("p.txt:2:1: error[profile]: the table's header has no '# of Calls'"));
+  EXPECT_THAT(error_of("{\"traceEvents\": [\n  {\"ph\": \"X\",,}\n]}"), HasSubstr("JSON 2:"));
+  EXPECT_THAT(error_of("{\"events\": []}"), HasSubstr("no \"traceEvents\" array"));
+}
+
+}  // namespace
+}  // namespace layoutcheck
