@@ -22,11 +22,13 @@ inline std::string shell_quoted(const std::string& text) {
   return quoted + "'";
 }
 
-// `layoutcheck ARGS...`, each argument quoted for the shell.
-inline CliResult run_cli(const std::vector<std::string>& args) {
+// `layoutcheck ARGS...`, each argument quoted for the shell; with stdout_to, standard output goes
+// to that file instead and only stderr is captured.
+inline CliResult run_cli(const std::vector<std::string>& args, const std::string& stdout_to = "") {
   std::string command = shell_quoted(LAYOUTCHECK_CLI);
   for (const std::string& arg : args) command += " " + shell_quoted(arg);
   command += " 2>&1";
+  if (!stdout_to.empty()) command += " >" + shell_quoted(stdout_to);
   CliResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

@@ -13,39 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "cli_runner.h"
 #include "layoutcheck/contract/read_file.h"
 
 namespace {
 
-struct CliResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// Runs `layoutcheck ARGS...` (arguments single-quoted for the shell) and captures everything;
-// with stdout_to, standard output goes to that file instead and only stderr is captured.
-CliResult run_cli(const std::vector<std::string>& args, const std::string& stdout_to = "") {
-  std::string command = shell_quoted(LAYOUTCHECK_CLI);
-  for (const std::string& arg : args) command += " " + shell_quoted(arg);
-  command += " 2>&1";
-  if (!stdout_to.empty()) command += " >" + shell_quoted(stdout_to);
-  CliResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t read = 0;
-  while ((read = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.output.append(buffer.data(), read);
-  const int status = pclose(pipe);
-  if (status != -1 && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  return result;
-}
+using layoutcheck::testing::CliResult;
+using layoutcheck::testing::run_cli;
+using layoutcheck::testing::shell_quoted;
 
 std::string contract(const std::string& relative) {
   return std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/" + relative;

@@ -1,8 +1,9 @@
 #include "cases/pangu/layer_norm_case.h"
 
-#include <random>
+#include <cmath>
 
 #include "cases/pangu/layer_norm.h"
+#include "cases/pangu/pangu_buffers.h"
 
 namespace layoutcheck {
 namespace {
@@ -66,14 +67,6 @@ class LayerNormRunner : public CaseRunner {
   Fault fault_;
 };
 
-[[noreturn]] void reject(const Contract& contract, std::string_view buffer, std::string message,
-                         std::string fix) {
-  throw InputError(Diagnostic{contract.where, Severity::error, "case-layout",
-                              "pangu-layernorm buffer '" + std::string(buffer) + "' ('" +
-                                  contract.name + "') " + std::move(message),
-                              std::move(fix)});
-}
-
 class LayerNormCase : public Case {
  public:
   std::string name() const override { return "pangu-layernorm"; }
@@ -93,13 +86,7 @@ class LayerNormCase : public Case {
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {
-    std::mt19937_64 rng(seed);
-    BufferSet buffers;
-    HostBuffer& x = buffers.add(make_host_buffer("x", layouts.at("x"), batch));
-    for (std::int64_t i = 0; i < x.elements(); ++i)
-      x.set_value(i, static_cast<double>(rng() >> 11) * 0x1.0p-51 - 2.0);  // [-2, 2)
-    buffers.add(make_host_buffer("out", layouts.at("out"), batch));
-    return buffers;
+    return pangu::uniform_tokens(layouts, "x", "out", batch, seed, 2.0);
   }
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
     return std::make_unique<LayerNormRunner>(layouts, Fault::none);
@@ -122,15 +109,15 @@ class LayerNormCase : public Case {
   }
   void validate_layout(std::string_view buffer, const Contract& contract) const override {
     if (buffer != "x" && buffer != "out")
-      reject(contract, buffer, "is not a buffer of this case", "give contracts for x and out");
-    if (contract.dtype != DType::fp16)
-      reject(contract, buffer, "is " + std::string(dtype_name(contract.dtype)),
-             "the Pangu kernels take fp16 tokens");
+      pangu::reject_layout("pangu-layernorm", buffer, contract, "is not a buffer of this case",
+                           "give contracts for x and out");
+    pangu::require_fp16("pangu-layernorm", buffer, contract);
     if (contract.fields.size() != 1 || contract.fields[0].dims.size() != 1 ||
         contract.fields[0].dims[0].modes.size() != 1 ||
         contract.fields[0].dims[0].modes[0].stride != 1)
-      reject(contract, buffer, "is not one contiguous row of channels",
-             "LayerNorm reads each token's C channels contiguously (stride 1)");
+      pangu::reject_layout("pangu-layernorm", buffer, contract,
+                           "is not one contiguous row of channels",
+                           "LayerNorm reads each token's C channels contiguously (stride 1)");
   }
   // fp16 out: half an ulp of the output, and the kernels' fp32 statistics.
   double value_tolerance() const override { return 2e-3; }

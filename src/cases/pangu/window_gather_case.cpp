@@ -1,19 +1,10 @@
 #include "cases/pangu/window_gather_case.h"
 
-#include <random>
-
+#include "cases/pangu/pangu_buffers.h"
 #include "layoutcheck/contract/gather_map.h"
 
 namespace layoutcheck {
 namespace {
-
-[[noreturn]] void reject(const Contract& contract, std::string_view buffer, std::string message,
-                         std::string fix) {
-  throw InputError(Diagnostic{contract.where, Severity::error, "case-layout",
-                              "pangu-window-gather buffer '" + std::string(buffer) + "' ('" +
-                                  contract.name + "') " + std::move(message),
-                              std::move(fix)});
-}
 
 // How a gather kernel can go wrong while claiming the contract's map.
 enum class Fault {
@@ -87,13 +78,7 @@ class WindowGatherCase : public Case {
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {
-    std::mt19937_64 rng(seed);
-    BufferSet buffers;
-    HostBuffer& x = buffers.add(make_host_buffer("x", layouts.at("x"), batch));
-    for (std::int64_t i = 0; i < x.elements(); ++i)
-      x.set_value(i, static_cast<double>(rng() >> 11) * 0x1.0p-52 - 1.0);  // [-1, 1)
-    buffers.add(make_host_buffer("windows", layouts.at("windows"), batch));
-    return buffers;
+    return pangu::uniform_tokens(layouts, "x", "windows", batch, seed, 1.0);
   }
 
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
@@ -118,17 +103,18 @@ class WindowGatherCase : public Case {
   }
 
   void validate_layout(std::string_view buffer, const Contract& contract) const override {
-    if (contract.dtype != DType::fp16)
-      reject(contract, buffer, "is " + std::string(dtype_name(contract.dtype)),
-             "the Pangu kernels take fp16 tokens");
+    pangu::require_fp16("pangu-window-gather", buffer, contract);
     if (contract.fields.size() != 1 || contract.fields[0].dims.size() != 4)
-      reject(contract, buffer, "is not one field of [z, lat, lon, c]",
-             "describe the tokens as one field with dims z, lat, lon and c");
+      pangu::reject_layout("pangu-window-gather", buffer, contract,
+                           "is not one field of [z, lat, lon, c]",
+                           "describe the tokens as one field with dims z, lat, lon and c");
     if (buffer == "windows" && !contract.gather)
-      reject(contract, buffer, "declares no gather",
-             "add gather: {field: x, token: c}, so the index map is generated and proven");
+      pangu::reject_layout(
+          "pangu-window-gather", buffer, contract, "declares no gather",
+          "add gather: {field: x, token: c}, so the index map is generated and proven");
     if (buffer != "x" && buffer != "windows")
-      reject(contract, buffer, "is not a buffer of this case", "give contracts for x and windows");
+      pangu::reject_layout("pangu-window-gather", buffer, contract, "is not a buffer of this case",
+                           "give contracts for x and windows");
   }
   double value_tolerance() const override { return 0; }  // a copy is bitwise
 };
