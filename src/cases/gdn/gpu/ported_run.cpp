@@ -203,6 +203,18 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
       report.findings.push_back({"non-deterministic", name,
                                  std::to_string(count) + " elements of '" + name +
                                      "' differ between two launches on the same inputs"});
+  // Every output element written: out holds all-ones bytes before each launch
+  // (GdnDeviceLayer::poison_output), which no bf16 a kernel computes is.
+  std::int64_t unwritten = 0;
+  std::string first_offsets;
+  for (std::size_t i = 0; i < first.out.size(); ++i)
+    if (first.out[i] == 0xffff && unwritten++ < 4)
+      first_offsets += (first_offsets.empty() ? "" : ", ") + std::to_string(i);
+  if (unwritten > 0)
+    report.findings.push_back({"unwritten", "out",
+                               std::to_string(unwritten) + " elements of 'out' were never written "
+                                   "(still the sentinel the buffer was filled with), the first at "
+                                   "offsets " + first_offsets});
   for (ProbeFinding& finding : kernel.take_findings())
     report.findings.push_back(std::move(finding));
   return report;

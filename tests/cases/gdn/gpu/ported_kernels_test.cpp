@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -30,7 +31,7 @@ std::string mutant(const std::string& name) {
 const std::vector<std::string> kPorts = {
     "correct_native",       "upstream_port", "swap_q_k",         "swap_b_a",   "key_head_modulo",
     "v_stride_off_by_head", "z_from_v",      "state_transposed", "row_stride", "skip_l2norm",
-    "out_transposed", "packed_rows"};
+    "out_transposed", "packed_rows", "last_head_unwritten"};
 
 TEST(RunManifest, ReadsEveryShippedManifest) {
   for (const std::string& name : kPorts) {
@@ -229,6 +230,17 @@ TEST(PortedKernels, MutantsAreCaughtWithTheRightDiagnosis) {
     ASSERT_EQ(report.findings.size(), 1u) << ported_run_text(report);
     EXPECT_EQ(report.findings.front().kind, "row-pitch");
     EXPECT_EQ(report.findings.front().buffer, "qkvz");
+    EXPECT_FALSE(report.clean());
+  }
+  {
+    // The last head's block returns at once: its outputs keep the sentinel, and are named.
+    const PortedRunReport report = run_small("last_head_unwritten");
+    const auto unwritten =
+        std::find_if(report.findings.begin(), report.findings.end(),
+                     [](const ProbeFinding& finding) { return finding.kind == "unwritten"; });
+    ASSERT_NE(unwritten, report.findings.end()) << ported_run_text(report);
+    EXPECT_EQ(unwritten->buffer, "out");
+    EXPECT_THAT(unwritten->message, HasSubstr(std::to_string(3 * small.V) + " elements of 'out'"));
     EXPECT_FALSE(report.clean());
   }
   {
