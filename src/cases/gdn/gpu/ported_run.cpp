@@ -44,6 +44,36 @@ GdnLayouts load_layouts(const GdnContractPaths& paths, const PortedRunOptions& o
                     load_with(paths.state, options, used)};
 }
 
+struct PortedLayouts {
+  GdnLayouts consumes, model;
+  GdnShape shape;
+};
+
+PortedLayouts load_ported_layouts(const RunManifest& manifest, const PortedRunOptions& options) {
+  std::vector<bool> used(options.overrides.size(), false);
+  PortedLayouts layouts{load_layouts(manifest.consumes, options, used),
+                        load_layouts(manifest.model, options, used), GdnShape{}};
+  GdnShape& shape = layouts.shape;
+  shape = gdn_shape_from_symbols(layouts.model.qkvz);
+  for (std::size_t i = 0; i < options.overrides.size(); ++i)
+    if (options.overrides[i].first == "W") {
+      shape.W = options.overrides[i].second;
+      used[i] = true;
+    }
+  for (std::size_t i = 0; i < options.overrides.size(); ++i)
+    if (!used[i])
+      throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                  "--set " + options.overrides[i].first +
+                                      ": no contract of the manifest declares this symbol",
+                                  "the GDN symbols are H, HV, K, V and W"});
+  if (shape.W < 2)
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                "W must be at least 2", ""});
+  validate_gdn_layouts(layouts.consumes, shape);
+  validate_gdn_layouts(layouts.model, shape);
+  return layouts;
+}
+
 }  // namespace
 
 bool PortedRunReport::layout_ok() const {
@@ -77,40 +107,6 @@ PortCheck PortedRunReport::port_check() const {
   check.values_detail = detail + (values.detail.empty() ? "" : "; " + values.detail);
   return check;
 }
-
-namespace {
-
-struct PortedLayouts {
-  GdnLayouts consumes, model;
-  GdnShape shape;
-};
-
-PortedLayouts load_ported_layouts(const RunManifest& manifest, const PortedRunOptions& options) {
-  std::vector<bool> used(options.overrides.size(), false);
-  PortedLayouts layouts{load_layouts(manifest.consumes, options, used),
-                        load_layouts(manifest.model, options, used), GdnShape{}};
-  GdnShape& shape = layouts.shape;
-  shape = gdn_shape_from_symbols(layouts.model.qkvz);
-  for (std::size_t i = 0; i < options.overrides.size(); ++i)
-    if (options.overrides[i].first == "W") {
-      shape.W = options.overrides[i].second;
-      used[i] = true;
-    }
-  for (std::size_t i = 0; i < options.overrides.size(); ++i)
-    if (!used[i])
-      throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
-                                  "--set " + options.overrides[i].first +
-                                      ": no contract of the manifest declares this symbol",
-                                  "the GDN symbols are H, HV, K, V and W"});
-  if (shape.W < 2)
-    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
-                                "W must be at least 2", ""});
-  validate_gdn_layouts(layouts.consumes, shape);
-  validate_gdn_layouts(layouts.model, shape);
-  return layouts;
-}
-
-}  // namespace
 
 void launch_ported_kernel_once(const RunManifest& manifest, const PortedRunOptions& options) {
   const PortedLayouts layouts = load_ported_layouts(manifest, options);
@@ -212,9 +208,11 @@ PortedRunReport run_ported_kernel(const RunManifest& manifest, const PortedRunOp
       first_offsets += (first_offsets.empty() ? "" : ", ") + std::to_string(i);
   if (unwritten > 0)
     report.findings.push_back({"unwritten", "out",
-                               std::to_string(unwritten) + " elements of 'out' were never written "
+                               std::to_string(unwritten) +
+                                   " elements of 'out' were never written "
                                    "(still the sentinel the buffer was filled with), the first at "
-                                   "offsets " + first_offsets});
+                                   "offsets " +
+                                   first_offsets});
   for (ProbeFinding& finding : kernel.take_findings())
     report.findings.push_back(std::move(finding));
   return report;
