@@ -371,18 +371,17 @@ void draw_band(Picture& picture, const Band& band, const std::string& colour, do
                       "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"");
 }
 
-void check_width(const SvgOptions& options) {
-  if (!std::isfinite(options.width) || options.width < kMinSvgWidth ||
-      options.width > kMaxSvgWidth)
+}  // namespace
+
+void check_svg_width(const SvgOptions& options) {
+  if (!std::isfinite(options.width) || options.width < kMinSvgWidth || options.width > kMaxSvgWidth)
     throw std::invalid_argument("SVG width " + std::to_string(options.width) + " is not from " +
                                 std::to_string(kMinSvgWidth) + " to " +
                                 std::to_string(kMaxSvgWidth) + " px");
 }
 
-}  // namespace
-
 std::string render_row_svg(const Contract& contract, const SvgOptions& options) {
-  check_width(options);
+  check_svg_width(options);
   Picture picture(options.width, contract.row_size);
   Colours colours;
   colours.add(contract);
@@ -402,7 +401,7 @@ std::string render_row_svg(const Contract& contract, const SvgOptions& options) 
 
 std::string render_diff_svg(const Contract& producer, const Contract& consumer,
                             const MisreadReport& report, const SvgOptions& options) {
-  check_width(options);
+  check_svg_width(options);
   const std::int64_t row_size = std::max(producer.row_size, consumer.row_size);
   Picture picture(options.width, row_size);
   Colours colours;

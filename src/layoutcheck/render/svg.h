@@ -20,8 +20,9 @@ struct SvgOptions {
 
 inline constexpr double kMinSvgWidth = 400, kMaxSvgWidth = 20000;
 
-// @post throws std::invalid_argument (from either renderer) when the width is not a finite number
-//       from kMinSvgWidth to kMaxSvgWidth: an SVG of width "nan" is no picture.
+// Throws std::invalid_argument (as every renderer does first) when the width is not a finite
+// number from kMinSvgWidth to kMaxSvgWidth: an SVG of width "nan" is no picture.
+void check_svg_width(const SvgOptions& options);
 
 std::string render_row_svg(const Contract& contract, const SvgOptions& options = {});
 
