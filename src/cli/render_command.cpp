@@ -1,6 +1,8 @@
 // layoutcheck render FILE [OTHER] -o OUT.svg: one row coloured by field and labelled by head; with
-// OTHER, FILE is the producer and OTHER the consumer, and the misread runs are marked.
+// OTHER, FILE is the producer and OTHER the consumer, and the misread runs are marked. A grid
+// contract (one that gathers a token grid) is drawn as one level of its grid, --level N (0).
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,7 @@
 #include "common.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
+#include "layoutcheck/render/grid_svg.h"
 #include "layoutcheck/render/svg.h"
 
 namespace layoutcheck::cli {
@@ -19,6 +22,7 @@ struct RenderOptions {
   std::string output;
   std::vector<std::string> assignments;
   double width = 1400;
+  std::optional<std::int64_t> level;
   std::int64_t max_elements = kDefaultElementCap;
 };
 
@@ -27,7 +31,16 @@ int run_render(const RenderOptions& options) {
   const Contract first = load_contract(options.file, load);
   const SvgOptions svg{options.width};
   std::string picture;
-  if (options.other.empty()) {
+  if (options.level && !first.gather)
+    throw_usage_error(
+        "--level draws one level of a grid, and " + first.name + " declares no gather",
+        "drop --level to draw the row");
+  if (options.level && !options.other.empty())
+    throw_usage_error("--level draws one contract's grid, not a comparison of two",
+                      "drop OTHER or --level");
+  if (options.other.empty() && (options.level || is_grid_contract(first))) {
+    picture = render_grid_svg(first, options.level.value_or(0), svg);
+  } else if (options.other.empty()) {
     picture = render_row_svg(first, svg);
   } else {
     const Contract second = load_contract(options.other, load);
@@ -49,7 +62,8 @@ Command setup_render_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "render",
       "Draw one row of FILE as SVG; with OTHER, FILE (producer) above OTHER (consumer) "
-      "and the misread runs marked");
+      "and the misread runs marked; a contract gathering a token grid is drawn as one level of "
+      "the grid, its windows and padding");
   app->add_option("FILE", options->file, "Contract (the producer when OTHER is given)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -61,6 +75,10 @@ Command setup_render_command(CLI::App& parent) {
   add_max_elements_option(app, options->max_elements);
   app->add_option("--width", options->width, "Picture width in px")
       ->check(finite_number_between(kMinSvgWidth, kMaxSvgWidth));
+  app->add_option("--level", options->level,
+                  "Grid level to draw (row-major over the dims before the last two grid axes; "
+                  "default 0); only for a contract that declares a gather")
+      ->check(whole_number());
   return {app, [options] { return run_render(*options); }};
 }
 
