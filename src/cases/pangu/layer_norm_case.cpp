@@ -1,6 +1,7 @@
 #include "cases/pangu/layer_norm_case.h"
 
 #include <cmath>
+#include <random>
 
 #include "cases/pangu/layer_norm.h"
 #include "cases/pangu/pangu_buffers.h"
@@ -13,6 +14,7 @@ enum class Fault {
   rows_as_pairs,         // a kernel built for 2C: rows 2t and 2t+1 normalised as one
   partial_wave_dropped,  // statistics over 128 * floor(C / 128) channels: half2 lanes, one 64-wide
                          // wave a pass, the last partial pass left out
+  one_pass_statistics,   // sum and sum of squares in one fp32 pass: cancels on a large mean
 };
 
 class LayerNormRunner : public CaseRunner {
@@ -36,6 +38,8 @@ class LayerNormRunner : public CaseRunner {
           row.push_back(static_cast<fp16_bits>(x.bits((first + r) * x.row_stride + x_offset_ + c)));
       if (fault_ == Fault::partial_wave_dropped) {
         normalise_with_statistics_of(row, (width_ / 128) * 128, normalised);
+      } else if (fault_ == Fault::one_pass_statistics) {
+        normalise_in_one_pass(row, normalised);
       } else {
         pangu::layer_norm_row(row, normalised);
       }
@@ -47,6 +51,20 @@ class LayerNormRunner : public CaseRunner {
   }
 
  private:
+  static void normalise_in_one_pass(const std::vector<fp16_bits>& row,
+                                    std::vector<fp16_bits>& out) {
+    float sum = 0, squares = 0;
+    for (fp16_bits value : row) {
+      sum += fp16_to_float(value);
+      squares += fp16_to_float(value) * fp16_to_float(value);
+    }
+    const float n = static_cast<float>(row.size()), mean = sum / n;
+    const float variance = squares / n - mean * mean;
+    const float inverse = 1.0f / std::sqrt(variance + static_cast<float>(pangu::kLayerNormEpsilon));
+    for (std::size_t i = 0; i < row.size(); ++i)
+      out[i] = float_to_fp16((fp16_to_float(row[i]) - mean) * inverse);
+  }
+
   // The whole row normalised with the mean and spread of its first `counted` channels.
   static void normalise_with_statistics_of(const std::vector<fp16_bits>& row, std::int64_t counted,
                                            std::vector<fp16_bits>& out) {
@@ -86,8 +104,23 @@ class LayerNormCase : public Case {
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {
-    return pangu::uniform_tokens(layouts, "x", "out", batch, seed, 2.0);
+    return pangu::uniform_tokens(layouts, {"x"}, {"out"}, batch, seed, 2.0);
   }
+  // Rows of mean 1000 and the smallest spread fp16 holds there (its step is 0.5: a spread of 0.01
+  // would be a constant row): each value 1000 or 1000.5. Statistics as a sum and a sum of squares
+  // in fp32 lose every digit of the spread.
+  std::vector<ValueProbe> value_probes(const CaseLayouts& model, std::int64_t batch,
+                                       std::uint64_t seed) const override {
+    ValueProbe probe{"large-mean",
+                     "rows of mean 1000 and spread 0.25 normalise wrongly: the statistics lose "
+                     "the spread to cancellation (a one-pass sum of squares?)",
+                     make_buffers(model, batch, seed), 2e-3};
+    std::mt19937_64 rng(seed ^ 0x1000);
+    HostBuffer& x = probe.buffers.at("x");
+    for (std::int64_t i = 0; i < x.elements(); ++i) x.set_value(i, rng() % 2 ? 1000.5 : 1000.0);
+    return {std::move(probe)};
+  }
+
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
     return std::make_unique<LayerNormRunner>(layouts, Fault::none);
   }
@@ -97,6 +130,7 @@ class LayerNormCase : public Case {
         {"partial_wave_dropped",
          "statistics over 128 * floor(C / 128) channels: the last partial wave of half2 lanes "
          "left out (192 -> 128)"},
+        {"one_pass_statistics", "mean and variance from one fp32 pass of sum and sum of squares"},
     };
   }
   std::unique_ptr<CaseRunner> mutant(std::string_view name,
@@ -105,6 +139,8 @@ class LayerNormCase : public Case {
       return std::make_unique<LayerNormRunner>(layouts, Fault::rows_as_pairs);
     if (name == "partial_wave_dropped")
       return std::make_unique<LayerNormRunner>(layouts, Fault::partial_wave_dropped);
+    if (name == "one_pass_statistics")
+      return std::make_unique<LayerNormRunner>(layouts, Fault::one_pass_statistics);
     return nullptr;
   }
   void validate_layout(std::string_view buffer, const Contract& contract) const override {
@@ -112,12 +148,7 @@ class LayerNormCase : public Case {
       pangu::reject_layout("pangu-layernorm", buffer, contract, "is not a buffer of this case",
                            "give contracts for x and out");
     pangu::require_fp16("pangu-layernorm", buffer, contract);
-    if (contract.fields.size() != 1 || contract.fields[0].dims.size() != 1 ||
-        contract.fields[0].dims[0].modes.size() != 1 ||
-        contract.fields[0].dims[0].modes[0].stride != 1)
-      pangu::reject_layout("pangu-layernorm", buffer, contract,
-                           "is not one contiguous row of channels",
-                           "LayerNorm reads each token's C channels contiguously (stride 1)");
+    pangu::require_contiguous_row("pangu-layernorm", buffer, contract);
   }
   // fp16 out: half an ulp of the output, and the kernels' fp32 statistics.
   double value_tolerance() const override { return 2e-3; }

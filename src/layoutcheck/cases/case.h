@@ -51,6 +51,16 @@ class CaseRunner {
   virtual std::vector<ProbeFinding> take_findings() { return {}; }
 };
 
+// Inputs chosen to expose one numeric fault that random inputs hide (a residual's rounding point,
+// a row of large mean and small spread): the probe engine runs the kernel and the reference on
+// each, and a difference is a finding of `kind`, never a soft value deviation.
+struct ValueProbe {
+  std::string kind;         // "rounding-point"
+  std::string description;  // what a kernel that differs gets wrong, one line
+  BufferSet buffers;        // inputs laid out as the model lays them out; outputs zero
+  double tolerance = 0;     // relative L2 of every written buffer against the reference's
+};
+
 // A kernel interface a port may implement: how its arguments are packed is the case's business
 // (its GPU half); here, what a user needs to write a port.
 struct AbiSpec {
@@ -103,6 +113,12 @@ class Case {
   // the probed one; both exact in the buffer's dtype, far enough apart that a response shows.
   virtual std::pair<double, double> one_hot_values(std::string_view /*buffer*/) const {
     return {0.5, 2.5};
+  }
+
+  // @pre as make_buffers. Empty when random inputs show every fault the case knows of.
+  virtual std::vector<ValueProbe> value_probes(const CaseLayouts& /*model*/, std::int64_t /*batch*/,
+                                               std::uint64_t /*seed*/) const {
+    return {};
   }
 
   // Two runs' outputs agree when every element is within this relative distance of the

@@ -273,6 +273,9 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
   verdict.values_checked = true;
   verdict.values_ok = values_ok;
   verdict.values_detail = values_detail;
+  if (request.value_probes)
+    for (ProbeFinding& finding : run_value_probes(subject, kernel_runner, request))
+      verdict.add(finding.kind, finding.buffer, finding.message);
 
   // The probed buffer holds one value everywhere; each probe sets one offset to another.
   BufferSet base = random;
@@ -484,6 +487,9 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
   verdict.values_checked = true;
   verdict.values_ok = values_ok;
   verdict.values_detail = values_detail;
+  if (request.value_probes)
+    for (ProbeFinding& finding : run_value_probes(subject, kernel_runner, request))
+      verdict.add(finding.kind, finding.buffer, finding.message);
 
   const auto expected = sources(reference, random, request.buffer);
   std::int64_t computed = 0, outputs = 0;
@@ -543,6 +549,22 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
 }
 
 }  // namespace
+
+std::vector<ProbeFinding> run_value_probes(const Case& subject, CaseRunner& kernel_runner,
+                                           const CaseProbeRequest& request) {
+  std::vector<ValueProbe> probes = subject.value_probes(request.model, request.rows, request.seed);
+  if (probes.empty()) return {};
+  Subject kernel(kernel_runner, observed_buffers(subject), {});
+  const std::unique_ptr<CaseRunner> reference_runner = subject.reference(request.model);
+  Subject reference(*reference_runner, observed_buffers(subject), {});
+  std::vector<ProbeFinding> findings;
+  for (const ValueProbe& probe : probes) {
+    const auto [ok, detail] =
+        compare_values(kernel.run(probe.buffers), reference.run(probe.buffers), probe.tolerance);
+    if (!ok) findings.push_back({probe.kind, "", probe.description + " (" + detail + ")"});
+  }
+  return findings;
+}
 
 CaseVerdict probe_case(const Case& subject, CaseRunner& kernel, std::string_view decoder,
                        const CaseProbeRequest& request) {

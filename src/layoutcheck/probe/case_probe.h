@@ -39,7 +39,15 @@ struct CaseProbeRequest {
   // A kernel's response matches the reference's when it is within this fraction of its size.
   double tolerance = 0.05;
   std::function<void(std::int64_t done, std::int64_t total)> progress;
+  // Run the case's value probes (Case::value_probes) too; a port's check runs them once for the
+  // port rather than once per probed buffer.
+  bool value_probes = true;
 };
+
+// The case's value probes on the kernel against the reference on the model's layouts: one
+// finding per probe whose outputs differ, of the probe's kind, naming the buffers and errors.
+std::vector<ProbeFinding> run_value_probes(const Case& subject, CaseRunner& kernel,
+                                           const CaseProbeRequest& request);
 
 // @post throws InputError (rule "probe") when the decoder does not apply to the case or the buffer
 //       (a data-movement probe of an operator that computes), or the layouts do not fit the case;

@@ -81,9 +81,14 @@ std::string CaseVerdict::conclusion(bool with_values) const {
   if (outputs_misplaced > 0)
     parts.push_back("output written in another layout: " + std::to_string(outputs_misplaced) +
                     " elements where the model reads others");
-  for (const auto& [kind, number] : finding_counts)
-    if (!worded_kind(kind) && number > 0)
-      parts.push_back(std::to_string(number) + " " + kind + " findings");
+  for (const auto& [kind, number] : finding_counts) {
+    if (worded_kind(kind) || number <= 0) continue;
+    const auto first = std::find_if(findings.begin(), findings.end(),
+                                    [&](const ProbeFinding& f) { return f.kind == kind; });
+    parts.push_back(number == 1 && first != findings.end()
+                        ? kind + ": " + first->message
+                        : std::to_string(number) + " " + kind + " findings");
+  }
   if (!agrees_with_diff)
     parts.push_back("the probes and the contracts disagree (the static diff predicts " +
                     std::to_string(static_diff.misread) + " misread)");

@@ -153,6 +153,7 @@ PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& p
   for (const std::string& buffer : subject.port_probe_buffers()) {
     CaseProbeRequest one = request;
     one.buffer = buffer;
+    one.value_probes = false;
     CaseVerdict verdict = probe_case(subject, port, decoder, one);
     if (verdict.values_checked && !check.values_checked) {
       check.values_checked = true;
@@ -173,6 +174,7 @@ PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& p
       continue;
     CaseProbeRequest padded = request;
     padded.buffer = buffer;
+    padded.value_probes = false;
     padded.model[buffer] = with_padded_rows(model->second);
     padded.claimed[buffer] = with_padded_rows(claimed->second);
     const CaseVerdict verdict = probe_case(subject, port, decoder, padded);
@@ -183,6 +185,8 @@ PortCheck check_port(const Case& subject, CaseRunner& port, const std::string& p
           {"row-pitch", buffer,
            row_pitch_message(buffer, row_stride(padded.model[buffer]), verdict.conclusion(false))});
   }
+  for (ProbeFinding& finding : run_value_probes(subject, port, request))
+    check.findings.push_back(std::move(finding));
   for (ProbeFinding& finding : port.take_findings()) check.findings.push_back(std::move(finding));
   return check;
 }
