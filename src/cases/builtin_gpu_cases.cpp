@@ -7,6 +7,7 @@
 #include "cases/gdn/bench/gdn_bench_options.h"
 #include "cases/gdn/gpu/gdn_decode_bench.h"
 #include "cases/gdn/gpu/recurrent_abi_binding.h"
+#include "cases/pangu/gpu/pangu_bench.h"
 #include "cases/rope/gpu/rope_abi_binding.h"
 
 namespace layoutcheck {
@@ -20,6 +21,7 @@ void register_builtin_gpu_cases(gpu::AbiBindingRegistry& registry,
   benches.add({"gdn", [](const BenchRequest& request, const gpu::BenchProgress& progress) {
                  return gpu::run_gdn_decode_bench(gdn_bench_options(request), progress);
                }});
+  benches.add({"pangu-layernorm", nullptr, gpu::run_pangu_bench});
 }
 
 }  // namespace layoutcheck

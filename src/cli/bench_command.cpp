@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "commands.h"
 #include "common.h"
 #include "layoutcheck/bench/bench_request.h"
+#include "layoutcheck/bench/operator_report.h"
 #include "layoutcheck/bench/result.h"
 #include "layoutcheck/cases/registry.h"
 #include "layoutcheck/contract/diagnostic.h"
@@ -108,6 +110,7 @@ void reject_run_options(const CLI::App& app) {
       {"--set", "the report's sizes are re-rendered"},
       {"--no-probe", "the report's misread counts are re-judged as recorded"},
       {"--launch", "the report's launch order is re-rendered as recorded"},
+      {"--framework", "the report's framework figures are re-rendered as recorded"},
   };
   for (const auto& [name, why] : kRunOptions)
     if (app.count(name) > 0)
@@ -121,6 +124,19 @@ int finish_with(const BenchReport& report, const std::string& out) {
   std::cout << render_markdown_report(report);
   for (const auto& file : files) std::cout << "wrote " << file.string() << "\n";
   const std::vector<std::string> found = findings(report);
+  for (const std::string& finding : found) std::cerr << "layoutcheck bench: " << finding << "\n";
+  return found.empty() ? kClean : kFindings;
+}
+
+int finish_with(const OperatorBenchReport& report, const std::string& out) {
+  std::filesystem::create_directories(out);
+  const std::string markdown = render_operator_markdown(report);
+  write_output_file(out + "/report.md", markdown);
+  write_output_file(out + "/report.json", operator_report_json(report).dump() + "\n");
+  std::cout << markdown << "wrote " << out << "/report.md\nwrote " << out << "/report.json\n";
+  for (const std::string& miss : operator_target_misses(report))
+    std::cerr << "layoutcheck bench: target missed: " << miss << "\n";
+  const std::vector<std::string> found = operator_findings(report);
   for (const std::string& finding : found) std::cerr << "layoutcheck bench: " << finding << "\n";
   return found.empty() ? kClean : kFindings;
 }
@@ -162,6 +178,7 @@ int run_bench(BenchCommandOptions& options, const CLI::App& app) {
     request.sizes.push_back(parse_symbol_assignment(text));
   request.overlapped_launches = options.launch == "overlapped";
   request.command = options.command_line;
+  request.contracts_folder = contracts_folder().string();
   validate_bench_request(request);
   subject->validate_bench(request);
 
@@ -178,7 +195,17 @@ int run_bench(BenchCommandOptions& options, const CLI::App& app) {
     return kInputError;
   }
   ProgressPrinter progress(options.quiet);
-  const BenchReport report = bench->run(request, [&](const std::string& line) { progress(line); });
+  const auto say = [&](const std::string& line) { progress(line); };
+  if (bench->run_operators) {
+    const OperatorBenchReport report = bench->run_operators(request, say);
+    progress.finish();
+    return finish_with(report, options.out);
+  }
+  if (!request.framework_figures.empty())
+    throw_usage_error("--framework applies to operator benches; case '" + subject->name() +
+                          "' benches layer graphs",
+                      "leave --framework out");
+  const BenchReport report = bench->run(request, say);
   progress.finish();
   return finish_with(report, options.out);
 #else
@@ -246,6 +273,11 @@ Command setup_bench_command(CLI::App& parent) {
       ->required();
   app->add_option("--from", options->from,
                   "Re-render a recorded report.json (no GPU needed) instead of running")
+      ->check(CLI::ExistingFile);
+  app->add_option("--framework", options->request.framework_figures,
+                  "Operator benches: a framework's figures for the same operators on the same GPU "
+                  "(scripts/pangu-framework-bench.py --json), shown beside the paths and made a "
+                  "target")
       ->check(CLI::ExistingFile);
   app->add_flag("--quiet", options->quiet, "No progress lines on stderr");
   app->add_flag("!--no-probe", options->request.gpu_probe,

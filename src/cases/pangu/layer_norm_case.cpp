@@ -150,6 +150,27 @@ class LayerNormCase : public Case {
     pangu::require_fp16("pangu-layernorm", buffer, contract);
     pangu::require_contiguous_row("pangu-layernorm", buffer, contract);
   }
+  // The Pangu family's bench (`bench --case pangu`): its operators are this case's and its
+  // neighbours' (add + LayerNorm, the gather, LayerNorm + gather) at both grid levels.
+  std::optional<BenchDeclaration> bench() const override {
+    return BenchDeclaration{
+        "pangu",
+        {},
+        {{"generic", "the framework's path: general kernels, one per framework operator", false},
+         {"native", "the specialised kernels (kernels/pangu/DESIGN.md)", false}}};
+  }
+  // Its knobs are the operators' real shapes, not batches, layers or steps.
+  void validate_bench(const BenchRequest& request) const override {
+    const BenchRequest defaults;
+    if (request.batches != defaults.batches || request.layers != defaults.layers ||
+        request.steps != defaults.steps || !request.sizes.empty() || request.overlapped_launches)
+      throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                  "the pangu bench runs its operators at the real grid shapes: "
+                                  "--batch, --layers, --steps, --set and --launch do not apply",
+                                  "layoutcheck bench --case pangu [--replays N] [--warmup N] "
+                                  "[--framework FIGURES.json]"});
+  }
+
   // fp16 out: half an ulp of the output, and the kernels' fp32 statistics.
   double value_tolerance() const override { return 2e-3; }
 };

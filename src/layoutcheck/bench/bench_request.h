@@ -23,6 +23,11 @@ struct BenchRequest {
   bool gpu_probe = true;  // probe the negative control on the GPU, else take the static diff
   std::vector<std::pair<std::string, std::int64_t>> sizes;  // --set, the case's symbols
   std::string command;                                      // recorded in the report
+  // Where a case's bench finds the shipped contracts it is built from (the CLI's folder).
+  std::string contracts_folder;
+  // Figures of the same operators measured by a framework on the same GPU (a JSON file a case's
+  // bench reads, scripts/pangu-framework-bench.py's); empty: none.
+  std::string framework_figures;
 };
 
 // @post throws InputError (rule "usage") naming the first bad value: no batch, a batch < 1, a

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "layoutcheck/bench/bench_request.h"
+#include "layoutcheck/bench/operator_report.h"
 #include "layoutcheck/bench/result.h"
 
 namespace layoutcheck::gpu {
@@ -19,7 +20,10 @@ using BenchProgress = std::function<void(const std::string&)>;
 struct CaseBench {
   std::string case_name;  // the registry's name ("gdn")
   // @pre the request passed validate_bench_request and the case's validate_bench.
+  // One of the two is set: a bench of layer graphs over batches (result.h), or of fixed-shape
+  // operators (operator_report.h).
   std::function<BenchReport(const BenchRequest&, const BenchProgress&)> run;
+  std::function<OperatorBenchReport(const BenchRequest&, const BenchProgress&)> run_operators;
 };
 
 class CaseBenchRegistry {

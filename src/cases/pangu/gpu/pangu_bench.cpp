@@ -1,0 +1,374 @@
+#include "cases/pangu/gpu/pangu_bench.h"
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cases/pangu/framework_window.h"
+#include "cases/pangu/layer_norm.h"
+#include "kernels/pangu/pangu_generic_kernels.h"
+#include "kernels/pangu/pangu_kernels.h"
+#include "layoutcheck/bench/statistics.h"
+#include "layoutcheck/contract/gather_map.h"
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/gpu/buffer.h"
+#include "layoutcheck/gpu/device.h"
+#include "layoutcheck/gpu/stream.h"
+#include "layoutcheck/gpu_bench/copy_bandwidth.h"
+#include "layoutcheck/gpu_bench/graph_timing.h"
+#include "layoutcheck/gpu_bench/launch_floor.h"
+#include "layoutcheck/gpu_bench/launch_state.h"
+
+namespace layoutcheck::gpu {
+namespace {
+
+using Halves = std::vector<std::uint16_t>;
+using Buffer = DeviceBuffer<std::uint16_t>;
+
+constexpr int kCallsPerGraph = 24;
+constexpr std::int64_t kRotationBytes = std::int64_t{1} << 30;  // well past the L2 of any GPU
+constexpr const char* kTorchCompile = "torch.compile + CUDA graph";
+
+struct GridLevel {
+  std::int64_t z, lat, lon, width;
+  std::int64_t tokens() const { return z * lat * lon; }
+};
+
+Halves random_halves(std::size_t count, std::uint64_t seed, float scale) {
+  std::mt19937_64 rng(seed);
+  Halves values(count);
+  for (auto& value : values)
+    value = float_to_fp16(scale * (static_cast<float>(rng() >> 40) * 0x1.0p-24f - 0.5f));
+  return values;
+}
+
+Halves cpu_layer_norm(const Halves& x, std::int64_t width) {
+  Halves out(x.size());
+  for (std::size_t r = 0; r < x.size() / static_cast<std::size_t>(width); ++r)
+    pangu::layer_norm_row(std::span(x).subspan(r * width, width),
+                          std::span(out).subspan(r * width, width));
+  return out;
+}
+
+Halves cpu_gather(const Halves& x, const GatherMap& map, bool normalise) {
+  const auto width = static_cast<std::size_t>(map.token_width);
+  const Halves source = normalise ? cpu_layer_norm(x, map.token_width) : x;
+  Halves out(map.slots.size() * width, 0);
+  for (std::size_t s = 0; s < map.slots.size(); ++s)
+    if (map.slots[s] >= 0)
+      std::copy_n(source.begin() + static_cast<std::ptrdiff_t>(map.slots[s] * width), width,
+                  out.begin() + static_cast<std::ptrdiff_t>(s * width));
+  return out;
+}
+
+// Within fp16's rounding of the output and fp32 statistics: 2 ulp at the reference's magnitude.
+OperatorGate close_gate(const std::string& name, const Halves& got, const Halves& want) {
+  std::int64_t bad = 0;
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const float g = fp16_to_float(got[i]), w = fp16_to_float(want[i]);
+    const double allowed = std::max(2.0 * std::abs(w) / 1024.0, 0x1.0p-12);
+    const double error = std::isnan(w) ? (std::isnan(g) ? 0.0 : 1e30) : std::abs(g - w);
+    worst = std::max(worst, error / allowed);
+    bad += !(error <= allowed);
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "%lld of %zu elements beyond 2 fp16 ulp; worst %.2f of the bound",
+                static_cast<long long>(bad), got.size(), worst);
+  return {name, bad == 0 && got.size() == want.size(), text};
+}
+
+OperatorGate bitwise_gate(const std::string& name, const Halves& got, const Halves& want) {
+  std::int64_t differ = got.size() == want.size() ? 0 : -1;
+  for (std::size_t i = 0; differ >= 0 && i < got.size(); ++i) differ += got[i] != want[i];
+  return {name, differ == 0,
+          differ < 0 ? "sizes differ"
+                     : std::to_string(differ) + " of " + std::to_string(got.size()) + " differ"};
+}
+
+// One operator at one shape on one path: its device buffers, `sets` copies of them so the timed
+// calls rotate and none finds its inputs in L2, and the launches of one call on set k.
+struct PathPlan {
+  std::string name, description;
+  std::int64_t launches = 1;
+  std::function<void(std::size_t set, hipStream_t)> enqueue;
+  std::function<std::vector<OperatorGate>()> check;  // after one call on set 0
+  std::function<Halves()> outputs;                   // set 0's outputs, for determinism
+};
+
+// The buffers every path of an operator reads and writes, per set.
+struct OperatorBuffers {
+  std::vector<std::vector<Buffer>> sets;  // [set][buffer]
+};
+
+Buffer upload(const Halves& host) { return Buffer(std::span<const std::uint16_t>(host)); }
+
+OperatorPath run_path(const PathPlan& plan, const Stream& stream, const BenchRequest& request,
+                      std::size_t sets, const BenchProgress& say, const std::string& what) {
+  OperatorPath path;
+  path.name = plan.name;
+  path.description = plan.description;
+  path.launches = plan.launches;
+  say(what + ", " + plan.name + ": gates");
+  plan.enqueue(0, stream.get());
+  stream.synchronize();
+  path.gates = plan.check();
+  const Halves first = plan.outputs();
+  plan.enqueue(0, stream.get());
+  stream.synchronize();
+  const Halves again = plan.outputs();
+  OperatorGate determinism = bitwise_gate("determinism", again, first);
+  determinism.detail = "two calls on the same inputs: " + determinism.detail;
+  path.gates.push_back(determinism);
+  if (!path.valid()) return path;
+  say(what + ", " + plan.name + ": timing");
+  const Graph graph(stream, [&](hipStream_t s) {
+    for (int call = 0; call < kCallsPerGraph; ++call)
+      plan.enqueue(static_cast<std::size_t>(call) % sets, s);
+  });
+  path.us = time_graph_replays(graph, stream, request.warmup_replays, request.replays,
+                               kCallsPerGraph);
+  path.time = summarize(path.us);
+  return path;
+}
+
+std::size_t sets_for(std::int64_t bytes_per_call) {
+  return static_cast<std::size_t>(std::clamp<std::int64_t>(
+      (kRotationBytes + bytes_per_call - 1) / bytes_per_call, 2, kCallsPerGraph));
+}
+
+std::string shape_text(const GridLevel& level) {
+  return "[1," + std::to_string(level.tokens()) + "," + std::to_string(level.width) + "]";
+}
+
+Contract windows_at(const GridLevel& level, const std::string& contracts_folder) {
+  LoadOptions options;
+  options.overrides = {{"Z", level.z}, {"LAT", level.lat}, {"LON", level.lon}, {"C", level.width}};
+  return load_contract(contracts_folder + "/pangu/windows.shifted.yaml", options);
+}
+
+class LevelBench {
+ public:
+  LevelBench(const GridLevel& level, const Stream& stream, const BenchRequest& request,
+             const BenchProgress& say)
+      : level_(level), stream_(stream), request_(request), say_(say) {}
+
+  OperatorMeasurement layer_norm() {
+    const std::int64_t n = level_.tokens(), c = level_.width, elements = n * c;
+    const Halves x = random_halves(static_cast<std::size_t>(elements), 11, 4.0f);
+    const Halves want = cpu_layer_norm(x, c);
+    OperatorMeasurement op{"layernorm", shape_text(level_), 2 * elements * 2, {}, {}};
+    const std::size_t sets = sets_for(op.bytes);
+    auto buffers = make_sets(sets, {&x}, {elements});
+    for (const bool native : {false, true}) {
+      PathPlan plan;
+      plan.name = native ? "native" : "generic";
+      plan.description = native ? "one wave per row, registers, two passes"
+                                : "one block per row (a framework's LayerNorm)";
+      plan.enqueue = [&, native](std::size_t set, hipStream_t s) {
+        auto& b = (*buffers)[set];
+        (native ? kernels::pangu_layer_norm : kernels::generic_layer_norm)(b[0].data(), b[1].data(),
+                                                                          n, c, s);
+      };
+      plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
+      plan.check = [&] { return std::vector{close_gate("reference", plan.outputs(), want)}; };
+      op.paths.push_back(run_path(plan, stream_, request_, sets, say_, op.name + " " + op.shape));
+    }
+    return op;
+  }
+
+  OperatorMeasurement add_layer_norm() {
+    const std::int64_t n = level_.tokens(), c = level_.width, elements = n * c;
+    const Halves residual = random_halves(static_cast<std::size_t>(elements), 12, 400.0f);
+    const Halves branch = random_halves(static_cast<std::size_t>(elements), 13, 4.0f);
+    Halves want_residual(residual.size()), want(residual.size());
+    for (std::int64_t r = 0; r < n; ++r)
+      pangu::add_layer_norm_row(std::span(residual).subspan(r * c, c),
+                                std::span(branch).subspan(r * c, c),
+                                std::span(want_residual).subspan(r * c, c),
+                                std::span(want).subspan(r * c, c));
+    OperatorMeasurement op{"add+layernorm", shape_text(level_), 4 * elements * 2, {}, {}};
+    const std::size_t sets = sets_for(op.bytes);
+    auto buffers = make_sets(sets, {&residual, &branch}, {elements, elements});
+    for (const bool native : {false, true}) {
+      PathPlan plan;
+      plan.name = native ? "native" : "generic";
+      plan.description = native ? "add and LayerNorm in one wave per row, the sum rounded first"
+                                : "an fp16 add kernel, then the row-per-block LayerNorm";
+      plan.launches = native ? 1 : 2;
+      plan.enqueue = [&, native](std::size_t set, hipStream_t s) {
+        auto& b = (*buffers)[set];
+        if (native) {
+          kernels::pangu_add_layer_norm(b[0].data(), b[1].data(), b[2].data(), b[3].data(), n, c,
+                                        s);
+        } else {
+          kernels::generic_add(b[0].data(), b[1].data(), b[2].data(), elements, s);
+          kernels::generic_layer_norm(b[2].data(), b[3].data(), n, c, s);
+        }
+      };
+      plan.outputs = [&] {
+        Halves both = (*buffers)[0][2].to_host(), out = (*buffers)[0][3].to_host();
+        both.insert(both.end(), out.begin(), out.end());
+        return both;
+      };
+      plan.check = [&] {
+        return std::vector{bitwise_gate("residual bitwise", (*buffers)[0][2].to_host(),
+                                        want_residual),
+                           close_gate("reference", (*buffers)[0][3].to_host(), want)};
+      };
+      op.paths.push_back(run_path(plan, stream_, request_, sets, say_, op.name + " " + op.shape));
+    }
+    return op;
+  }
+
+  // The shifted window gather, or LayerNorm fused with it.
+  OperatorMeasurement gather(bool normalise) {
+    const Contract windows = windows_at(level_, request_.contracts_folder);
+    const GatherMap map = make_gather_map(windows);
+    const pangu::FrameworkWindowPlan framework = pangu::framework_window_plan(windows);
+    const std::int64_t c = level_.width, n = level_.tokens();
+    const auto slots = static_cast<std::int64_t>(map.slots.size());
+    const Halves x = random_halves(static_cast<std::size_t>(n * c), normalise ? 14 : 15, 4.0f);
+    const Halves want = cpu_gather(x, map, normalise);
+    OperatorMeasurement op{normalise ? "layernorm+gather" : "window gather (shifted)",
+                           shape_text(level_) + " → " + std::to_string(slots),
+                           (n + slots) * c * 2,
+                           {},
+                           {}};
+    const std::size_t sets = sets_for(op.bytes);
+    // [x, out, normalised x, padded, rolled] per set.
+    auto buffers = make_sets(sets, {&x}, {slots * c, normalise ? n * c : 0, slots * c, slots * c});
+    const DeviceBuffer<std::int32_t> device_map{std::span<const std::int32_t>(map.slots)};
+    const DeviceBuffer<std::int64_t> device_index{
+        std::span<const std::int64_t>(framework.index)};
+    const kernels::GridShape grid{level_.z, level_.lat, level_.lon, c};
+    const kernels::GridShape padded{framework.padded[0], framework.padded[1], framework.padded[2],
+                                    c};
+    for (const bool native : {false, true}) {
+      PathPlan plan;
+      plan.name = native ? "native" : "generic";
+      plan.description =
+          native ? (normalise ? "one wave per slot normalises the token its int32 map names"
+                              : "16-byte copies by the int32 map, -1 writes zero")
+                 : (normalise ? "row-per-block LayerNorm, then pad, roll, index_select"
+                              : "pad, roll, index_select (int64), one kernel each");
+      plan.launches = native ? 1 : (normalise ? 4 : 3);
+      plan.enqueue = [&, native](std::size_t set, hipStream_t s) {
+        auto& b = (*buffers)[set];
+        if (native) {
+          (normalise ? kernels::pangu_layer_norm_gather : kernels::pangu_gather)(
+              b[0].data(), device_map.data(), b[1].data(), slots, c, s);
+          return;
+        }
+        const std::uint16_t* source = b[0].data();
+        if (normalise) {
+          kernels::generic_layer_norm(b[0].data(), b[2].data(), n, c, s);
+          source = b[2].data();
+        }
+        kernels::generic_pad(source, grid, b[3].data(), padded, framework.before.data(), s);
+        kernels::generic_roll(b[3].data(), b[4].data(), padded, framework.shift.data(), s);
+        kernels::generic_index_select(b[4].data(), device_index.data(), b[1].data(), slots, c, s);
+      };
+      plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
+      plan.check = [&] {
+        return std::vector{normalise ? close_gate("reference", plan.outputs(), want)
+                                     : bitwise_gate("map bitwise", plan.outputs(), want)};
+      };
+      op.paths.push_back(run_path(plan, stream_, request_, sets, say_, op.name + " " + op.shape));
+    }
+    return op;
+  }
+
+ private:
+  // `sets` copies of the inputs (uploaded) and of zero-filled buffers of the given sizes.
+  std::shared_ptr<std::vector<std::vector<Buffer>>> make_sets(
+      std::size_t sets, const std::vector<const Halves*>& inputs,
+      const std::vector<std::int64_t>& others) {
+    auto all = std::make_shared<std::vector<std::vector<Buffer>>>(sets);
+    for (auto& set : *all) {
+      for (const Halves* input : inputs) set.push_back(upload(*input));
+      for (std::int64_t size : others) {
+        set.emplace_back(static_cast<std::size_t>(std::max<std::int64_t>(size, 1)));
+        set.back().fill_bytes(0);
+      }
+    }
+    return all;
+  }
+
+  GridLevel level_;
+  const Stream& stream_;
+  const BenchRequest& request_;
+  const BenchProgress& say_;
+};
+
+// scripts/pangu-framework-bench.py --json: {"operators": [{"name", "shape", "compile_us",
+// "eager_us"}, ...]}, names and shapes as this bench prints them.
+void attach_framework_figures(const std::string& file, OperatorBenchReport& report) {
+  if (file.empty()) return;
+  try {
+    const Json figures = Json::parse(read_file_capped(file, 1 << 20, "framework figures"));
+    for (const Json& entry : figures["operators"].items())
+      for (OperatorMeasurement& op : report.operators)
+        if (op.name == entry["name"].as_string() && op.shape == entry["shape"].as_string()) {
+          op.framework.push_back({kTorchCompile, entry["compile_us"].as_double()});
+          op.framework.push_back({"eager + CUDA graph", entry["eager_us"].as_double()});
+        }
+  } catch (const std::logic_error& error) {  // a member missing or of the wrong kind
+    throw std::runtime_error(file + ": not a framework figures file: " + error.what());
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(file + ": " + error.what());
+  }
+}
+
+}  // namespace
+
+OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProgress& say) {
+  const DeviceInfo& device = current_device();
+  OperatorBenchReport report;
+  report.case_name = "pangu";
+  report.command = request.command;
+  report.device = device.name + " (" + device.arch + ", " +
+                  std::to_string(device.multiprocessors) + " multiprocessors)";
+#if defined(LC_GPU_VENDOR_NVIDIA)
+  report.backend = "cuda";
+#else
+  report.backend = "hip";
+#endif
+  report.warmup_replays = request.warmup_replays;
+  report.replays = request.replays;
+  report.calls_per_graph = kCallsPerGraph;
+  report.baseline = "generic";
+  report.candidate = "native";
+  report.targets.framework_mode = request.framework_figures.empty() ? "" : kTorchCompile;
+  report.not_merged = {
+      {"one-pass LayerNorm statistics (sum and sum of squares)",
+       "loses the spread of a large-mean row (the large-mean value probe)"},
+      {"a generic-width LayerNorm behind the specialised one", "hides a wrong width instead of "
+                                                               "refusing it"},
+      {"residual add in fp32, the sum normalised unrounded",
+       "breaks the framework's rounding point (the rounding-point value probe)"},
+  };
+  const Stream stream(Stream::Kind::non_blocking);
+  say("settling the launch cost outside any graph");
+  settle_launch_state(stream);
+  say("copy bandwidth: 1024 MiB device-to-device");
+  report.copy_bandwidth = measure_copy_bandwidth(stream, kRotationBytes, 3, 20);
+  report.launch_floor = measure_launch_floor(stream, kCallsPerGraph, request.warmup_replays,
+                                             request.replays);
+  for (const GridLevel& level : {GridLevel{8, 91, 180, 192}, GridLevel{8, 46, 90, 384}}) {
+    LevelBench bench(level, stream, request, say);
+    report.operators.push_back(bench.layer_norm());
+    report.operators.push_back(bench.add_layer_norm());
+    report.operators.push_back(bench.gather(false));
+    report.operators.push_back(bench.gather(true));
+  }
+  report.buffer_sets = static_cast<std::int64_t>(sets_for(report.operators.front().bytes));
+  attach_framework_figures(request.framework_figures, report);
+  return report;
+}
+
+}  // namespace layoutcheck::gpu

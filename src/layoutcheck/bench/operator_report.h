@@ -1,0 +1,92 @@
+// The result model of an operator bench: fixed-shape operators (a LayerNorm of [1,131040,192], a
+// window gather to 138240 slots), each run on several paths over identical inputs in one run on
+// one device, every path gated before it is timed, every time beside its floor (the operator's
+// minimum bytes ÷ the copy bandwidth measured in the same run) and, where recorded, beside the
+// framework's figure on the same GPU. An INVALID path keeps its gates and is never timed or
+// compared. The layer-graph bench (result.h) is the other model; both are rendered by the
+// toolkit, neither knows an operator.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "layoutcheck/bench/result.h"
+#include "layoutcheck/render/json.h"
+
+namespace layoutcheck {
+
+struct OperatorGate {
+  std::string name;    // "reference", "residual bitwise", "determinism"
+  bool passed = false;
+  std::string detail;  // "max 1 ulp of fp16 over 25159680 elements", "3 of 25159680 differ"
+};
+
+struct OperatorPath {
+  std::string name;  // "generic", "native"
+  std::string description;
+  std::int64_t launches = 1;  // kernels per call
+  std::vector<OperatorGate> gates;
+  std::vector<double> us;        // one sample per timed replay: µs per call; empty when INVALID
+  std::optional<Summary> time;   // of us
+
+  bool valid() const;  // every gate passed, and at least one ran
+};
+
+// A framework's figure for the same operator and shape, measured on the same GPU
+// (scripts/pangu-framework-bench.py): what the native path must beat.
+struct FrameworkFigure {
+  std::string mode;  // "torch.compile + CUDA graph"
+  double us = 0;     // median per call
+};
+
+struct OperatorMeasurement {
+  std::string name;   // "layernorm"
+  std::string shape;  // "[1,131040,192]"
+  std::int64_t bytes = 0;  // the minimum: every input read once, every output written once
+  std::vector<OperatorPath> paths;
+  std::vector<FrameworkFigure> framework;
+
+  const OperatorPath* path(const std::string& name) const;  // nullptr when absent
+};
+
+// A targets line the report checks each operator against.
+struct OperatorTargets {
+  double copy_bandwidth_fraction = 0.88;  // of the copy bandwidth, the candidate's median
+  double over_baseline = 3.0;             // times faster than the baseline
+  std::string framework_mode;             // must beat this framework figure; empty: none
+};
+
+struct OperatorBenchReport {
+  std::string case_name;  // "pangu"
+  std::string command;
+  std::string device;
+  std::string backend;
+  int warmup_replays = 0;
+  int replays = 0;
+  std::int64_t calls_per_graph = 0;   // operator calls captured in one graph, over rotating buffers
+  std::int64_t buffer_sets = 0;       // distinct input/output sets the calls rotate over
+  CopyBandwidth copy_bandwidth;
+  std::optional<LaunchFloor> launch_floor;
+  std::string baseline;   // "generic"
+  std::string candidate;  // "native"
+  OperatorTargets targets;
+  std::vector<OperatorMeasurement> operators;
+  std::vector<std::pair<std::string, std::string>> not_merged;  // prototype, why
+};
+
+double operator_floor_us(const OperatorBenchReport& report, const OperatorMeasurement& op);
+// Median ratio baseline ÷ path; nullopt unless both are VALID and timed.
+std::optional<double> operator_speedup(const OperatorMeasurement& op, const std::string& path,
+                                       const std::string& baseline);
+// Each INVALID path (exit code 1), and each target the candidate misses ("misses" lines are
+// reported, not findings: a target is a goal, a gate is a promise).
+std::vector<std::string> operator_findings(const OperatorBenchReport& report);
+std::vector<std::string> operator_target_misses(const OperatorBenchReport& report);
+
+std::string render_operator_markdown(const OperatorBenchReport& report);
+Json operator_report_json(const OperatorBenchReport& report);
+
+}  // namespace layoutcheck
