@@ -3,11 +3,12 @@
 # configure and build with the CUDA backend, run the GPU tests (every path against the fp64
 # reference, GPU probes, adapters, ported kernels and mutants), compute-sanitizer memcheck,
 # racecheck and synccheck on a reduced set of tests, `layoutcheck run` on every shipped port and
-# mutant (probes/*/*.yaml), and, when asked (step bench), the GDN timing report. Logs are packed into
+# mutant (probes/*/*.yaml), and, when asked, the GDN timing report (step bench) and the Pangu
+# operator bench beside PyTorch's figures on the same GPU (step pangu). Logs are packed into
 # $OUT/gpu-check-logs.tar.gz; a short table is printed last.
 #   bash scripts/gpu-check.sh
 #   GPU_CHECK_STEPS="build tests" bash scripts/gpu-check.sh   (steps: build tests sanitize cli
-#   bench;
+#   bench pangu;
 #   GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,6 +118,17 @@ if wants bench; then
   cp "$logs/bench/report.json" "$OUT/bench-overlapped.json" 2>/dev/null
 fi
 
+if wants pangu; then
+  # PyTorch's figures first (torch.compile and eager, each in a CUDA graph), then the bench beside
+  # them: one run, one GPU.
+  step pangu_framework 420 python3 scripts/pangu-framework-bench.py --json "$logs/framework.json"
+  step pangu_bench 420 "$cli" bench --case pangu --framework "$logs/framework.json" \
+    --out "$logs/pangu"
+  cp "$logs/framework.json" "$OUT/pangu-framework.json" 2>/dev/null
+  cp "$logs/pangu/report.json" "$OUT/pangu-bench.json" 2>/dev/null
+  cp "$logs/pangu/report.md" "$OUT/pangu-bench.md" 2>/dev/null
+fi
+
 for log in gpu_tests codegen_tests memcheck racecheck synccheck; do
   [[ -f $logs/$log.log ]] || continue
   echo "== $log: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|ERROR SUMMARY|RACECHECK SUMMARY|verdict:' \
@@ -129,6 +141,8 @@ for log in "$logs"/run_*.log; do
 done
 [[ -f $logs/bench/report.md ]] && grep -E '^\| (native|adapter\+upstream|baseline) \||^### batch' \
   "$logs/bench/report.md"
+[[ -f $logs/pangu/report.md ]] && sed -n '/^## Time per call/,/^## Not merged/p' \
+  "$logs/pangu/report.md"
 [[ -f $logs/ptxas-native.txt ]] && { echo "== ptxas (native, fast path):"; cat "$logs/ptxas-native.txt"; }
 echo
 cat "$summary"

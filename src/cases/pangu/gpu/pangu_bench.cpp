@@ -161,7 +161,7 @@ class LevelBench {
     const std::int64_t n = level_.tokens(), c = level_.width, elements = n * c;
     const Halves x = random_halves(static_cast<std::size_t>(elements), 11, 4.0f);
     const Halves want = cpu_layer_norm(x, c);
-    OperatorMeasurement op{"layernorm", shape_text(level_), 2 * elements * 2, {}, {}};
+    OperatorMeasurement op{"LayerNorm", shape_text(level_), 2 * elements * 2, {}, {}};
     const std::size_t sets = sets_for(op.bytes);
     auto buffers = make_sets(sets, {&x}, {elements});
     for (const bool native : {false, true}) {
@@ -191,7 +191,7 @@ class LevelBench {
                                 std::span(branch).subspan(r * c, c),
                                 std::span(want_residual).subspan(r * c, c),
                                 std::span(want).subspan(r * c, c));
-    OperatorMeasurement op{"add+layernorm", shape_text(level_), 4 * elements * 2, {}, {}};
+    OperatorMeasurement op{"add + LayerNorm", shape_text(level_), 4 * elements * 2, {}, {}};
     const std::size_t sets = sets_for(op.bytes);
     auto buffers = make_sets(sets, {&residual, &branch}, {elements, elements});
     for (const bool native : {false, true}) {
@@ -234,7 +234,7 @@ class LevelBench {
     const auto slots = static_cast<std::int64_t>(map.slots.size());
     const Halves x = random_halves(static_cast<std::size_t>(n * c), normalise ? 14 : 15, 4.0f);
     const Halves want = cpu_gather(x, map, normalise);
-    OperatorMeasurement op{normalise ? "layernorm+gather" : "window gather (shifted)",
+    OperatorMeasurement op{normalise ? "LayerNorm + gather" : "window gather",
                            shape_text(level_) + " → " + std::to_string(slots),
                            (n + slots) * c * 2,
                            {},
@@ -305,18 +305,25 @@ class LevelBench {
   const BenchProgress& say_;
 };
 
-// scripts/pangu-framework-bench.py --json: {"operators": [{"name", "shape", "compile_us",
-// "eager_us"}, ...]}, names and shapes as this bench prints them.
+// scripts/pangu-framework-bench.py --json: {"operators": [{"operator", "shape": [1, tokens, C],
+// "compile": {"median_us"}, "eager_graph": {"median_us"}}, ...]}, the operators named as here.
 void attach_framework_figures(const std::string& file, OperatorBenchReport& report) {
   if (file.empty()) return;
   try {
-    const Json figures = Json::parse(read_file_capped(file, 1 << 20, "framework figures"));
-    for (const Json& entry : figures["operators"].items())
-      for (OperatorMeasurement& op : report.operators)
-        if (op.name == entry["name"].as_string() && op.shape == entry["shape"].as_string()) {
-          op.framework.push_back({kTorchCompile, entry["compile_us"].as_double()});
-          op.framework.push_back({"eager + CUDA graph", entry["eager_us"].as_double()});
-        }
+    const Json figures = Json::parse(read_file_capped(file, 1 << 22, "framework figures"));
+    for (const Json& entry : figures["operators"].items()) {
+      std::string shape;
+      for (const Json& size : entry["shape"].items())
+        shape += (shape.empty() ? "[" : ",") + std::to_string(size.as_int());
+      shape += "]";
+      for (OperatorMeasurement& op : report.operators) {
+        if (op.name != entry["operator"].as_string() || op.shape.rfind(shape, 0) != 0) continue;
+        for (const auto& [key, mode] : {std::pair{"compile", kTorchCompile},
+                                        std::pair{"eager_graph", "eager + CUDA graph"}})
+          if (const Json* timing = entry[key].find("median_us"))
+            op.framework.push_back({mode, timing->as_double()});
+      }
+    }
   } catch (const std::logic_error& error) {  // a member missing or of the wrong kind
     throw std::runtime_error(file + ": not a framework figures file: " + error.what());
   } catch (const std::runtime_error& error) {

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""The framework figures of issue 21: how PyTorch runs Pangu-Weather's LayerNorm family and window
+gather, the baseline the HIP kernels in kernels/pangu/ are compared against.
+
+Four operators, fp16, at the two token grids of Pangu-lite ([1,131040,192] on (Z,LAT,LON) =
+(8,91,180) and [1,33120,384] on (8,46,90)), window (2,6,12):
+  layernorm        F.layer_norm(x, (C,), eps=1e-5), no weight or bias
+  add+layernorm    r = residual + branch; out = F.layer_norm(r); both written
+  gather           pad each axis to a multiple of the window (pad // 2 before), torch.roll by
+                   (-1,-3,-6), permute to window order (lon-block, level-block, lat-block, iz,
+                   ih, iw), contiguous [B, slots, C] (contracts/pangu/windows.shifted.yaml)
+  layernorm+gather layernorm, then the gather
+
+Each runs in two modes, both captured in a torch.cuda.CUDAGraph and timed replay by replay with
+CUDA events (warm-up replays first; median and p10/p90 in µs per call): torch.compile'd
+(max-autotune-no-cudagraphs, else default; the compiled function is captured here, not by
+Inductor) and eager. Compiled outputs are checked against eager once per operator: the gather
+bitwise, the others within fp16 tolerance. The floor of an operator is its minimum traffic (each
+input read once, each output written once; a gather reads the real tokens and writes every slot)
+over the bandwidth of a 1 GiB device-to-device copy_ measured in the same run (bytes read +
+written). Replays are back to back without an L2 flush, as a model's layers would not flush it
+either. A Markdown table is printed last.
+
+    python3 scripts/pangu-framework-bench.py --json $OUT/framework.json [--replays 200] [--warmup 20]
+
+Exit status: 0 when every check passed, 1 when a check failed, 2 when CUDA (or torch) is missing.
+"""
+
+import argparse
+import importlib.metadata
+import json
+import statistics
+import sys
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:
+    sys.exit("pangu-framework-bench: torch is not installed; run this on the GPU machine")
+
+EPS = 1e-5
+WINDOW = (2, 6, 12)  # levels, latitude, longitude
+SHIFT = tuple(-(w // 2) for w in WINDOW)  # the shifted (odd) blocks roll by half a window
+SHAPES = [  # (Z, LAT, LON, C); tokens = Z * LAT * LON
+    (8, 91, 180, 192),
+    (8, 46, 90, 384),
+]
+COMPILE_MODES = ["max-autotune-no-cudagraphs", "default"]  # strongest first
+COPY_BYTES = 1 << 30
+FP16_TOLERANCE = 1e-2  # rtol and atol: a couple of fp16 ulps at LayerNorm's output magnitudes
+
+
+def layer_norm(x):
+    return F.layer_norm(x, (x.shape[-1],), eps=EPS)
+
+
+def add_layer_norm(residual, branch):
+    r = residual + branch
+    return r, F.layer_norm(r, (r.shape[-1],), eps=EPS)
+
+
+def padded_grid(grid):
+    return tuple(-(-size // w) * w for size, w in zip(grid, WINDOW))
+
+
+def window_gather(x, grid):
+    """@post out[b, window * WV + (iz*WH + ih)*WW + iw] is the padded, rolled grid's token there."""
+    batch, _, channels = x.shape
+    tokens = x.view(batch, *grid, channels)
+    pads = []  # F.pad takes (before, after) pairs last dimension first
+    for size, padded in zip(reversed(grid), reversed(padded_grid(grid))):
+        extra = padded - size
+        pads += [extra // 2, extra - extra // 2]
+    tokens = F.pad(tokens, [0, 0] + pads)
+    tokens = torch.roll(tokens, shifts=SHIFT, dims=(1, 2, 3))
+    (wz, wh, ww), (pz, ph, pw) = WINDOW, padded_grid(grid)
+    tokens = tokens.view(batch, pz // wz, wz, ph // wh, wh, pw // ww, ww, channels)
+    # (b, bz, iz, bh, ih, bw, iw, c) -> (b, bw, bz, bh, iz, ih, iw, c)
+    tokens = tokens.permute(0, 5, 1, 3, 2, 4, 6, 7)
+    return tokens.reshape(batch, -1, channels)
+
+
+def layer_norm_gather(x, grid):
+    return window_gather(layer_norm(x), grid)
+
+
+# name, number of token-sized inputs, function(inputs, grid), outputs are bitwise comparable
+OPERATORS = [
+    ("LayerNorm", 1, lambda xs, grid: layer_norm(*xs), False),
+    ("add + LayerNorm", 2, lambda xs, grid: add_layer_norm(*xs), False),
+    ("window gather", 1, lambda xs, grid: window_gather(*xs, grid), True),
+    ("LayerNorm + gather", 1, lambda xs, grid: layer_norm_gather(*xs, grid), False),
+]
+
+
+def minimum_bytes(name, tokens, slots, channels):
+    token_bytes = tokens * channels * 2
+    if name == "add + LayerNorm":
+        return 4 * token_bytes  # read residual and branch, write r and out
+    if name in ("window gather", "LayerNorm + gather"):
+        return token_bytes + slots * channels * 2  # real tokens once, every slot written
+    return 2 * token_bytes
+
+
+def as_tuple(outputs):
+    return outputs if isinstance(outputs, tuple) else (outputs,)
+
+
+def capture(fn, calls_before=3):
+    """Runs fn outside capture first (compiles, autotunes, warms allocators), then captures one call.
+
+    @post graph.replay() rewrites the returned tensors in place.
+    """
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(calls_before):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        outputs = as_tuple(fn())
+    torch.cuda.synchronize()
+    return graph, outputs
+
+
+def time_replays(graph, warmup, replays):
+    """Median, p10 and p90 of one replay's GPU time in µs, each replay between its own events."""
+    for _ in range(warmup):
+        graph.replay()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+    for start, end in zip(starts, ends):
+        start.record()
+        graph.replay()
+        end.record()
+    torch.cuda.synchronize()
+    times = sorted(start.elapsed_time(end) * 1e3 for start, end in zip(starts, ends))
+
+    def nearest_rank(q):
+        return times[round(q * (len(times) - 1))]
+
+    return {"median_us": statistics.median(times), "p10_us": nearest_rank(0.1),
+            "p90_us": nearest_rank(0.9)}
+
+
+def copy_bandwidth(warmup, replays):
+    """Bytes per second of a graph-captured device-to-device copy_, counting read + written."""
+    source = torch.empty(COPY_BYTES, dtype=torch.uint8, device="cuda").random_(0, 256)
+    target = torch.empty_like(source)
+    graph, _ = capture(lambda: target.copy_(source), calls_before=1)
+    time = time_replays(graph, warmup, replays)
+    del graph, source, target
+    torch.cuda.empty_cache()
+    return {"bytes": 2 * COPY_BYTES, "time": time,
+            "bandwidth_gb_s": 2 * COPY_BYTES / time["median_us"] / 1e3}
+
+
+def compiled_graph(op, inputs, grid):
+    """The strongest compile mode whose compiled function captures; (mode, graph, outputs, None)
+    or (None, None, None, the last error)."""
+    error = None
+    for mode in COMPILE_MODES:
+        torch._dynamo.reset()
+        compiled = torch.compile(lambda: op(inputs, grid), mode=mode, dynamic=False)
+        try:
+            return (mode, *capture(compiled), None)
+        except Exception as caught:  # a compile or capture failure falls back to the next mode
+            error = f"{mode}: {type(caught).__name__}: {str(caught).splitlines()[0][:200]}"
+            print(f"  torch.compile {error}; trying the next mode", file=sys.stderr, flush=True)
+            torch.cuda.synchronize()
+    return None, None, None, error
+
+
+def compare(eager_outputs, compiled_outputs, bitwise):
+    max_abs_diff = max((e.float() - c.float()).abs().max().item()
+                       for e, c in zip(eager_outputs, compiled_outputs))
+    if bitwise:
+        passed = all(torch.equal(e, c) for e, c in zip(eager_outputs, compiled_outputs))
+    else:
+        passed = all(torch.allclose(e.float(), c.float(), rtol=FP16_TOLERANCE, atol=FP16_TOLERANCE)
+                     for e, c in zip(eager_outputs, compiled_outputs))
+    return {"passed": passed, "bitwise": bitwise, "max_abs_diff": max_abs_diff}
+
+
+def measure(name, input_count, op, bitwise, shape, copy, args):
+    *grid, channels = shape
+    grid = tuple(grid)
+    tokens = grid[0] * grid[1] * grid[2]
+    slots = padded_grid(grid)[0] * padded_grid(grid)[1] * padded_grid(grid)[2]
+    generator = torch.Generator(device="cuda").manual_seed(21)
+    inputs = [torch.randn(1, tokens, channels, device="cuda", dtype=torch.float16,
+                          generator=generator) for _ in range(input_count)]
+    row_bytes = minimum_bytes(name, tokens, slots, channels)
+    floor_us = row_bytes / copy["bandwidth_gb_s"] / 1e3
+    row = {"operator": name, "shape": [1, tokens, channels], "grid": list(grid),
+           "slots": slots if "gather" in name else None, "bytes": row_bytes, "floor_us": floor_us}
+
+    eager_graph, eager_outputs = capture(lambda: op(inputs, grid))
+    row["eager_graph"] = time_replays(eager_graph, args.warmup, args.replays)
+    mode, graph, compiled_outputs, error = compiled_graph(op, inputs, grid)
+    if graph is None:
+        row["compile"] = {"mode": None, "error": error}
+        row["check"] = {"passed": False, "bitwise": bitwise, "max_abs_diff": None}
+    else:
+        row["compile"] = {"mode": mode, **time_replays(graph, args.warmup, args.replays)}
+        eager_graph.replay()
+        graph.replay()
+        torch.cuda.synchronize()
+        row["check"] = compare(eager_outputs, compiled_outputs, bitwise)
+    for timing in (row["eager_graph"], row["compile"]):
+        if "median_us" in timing:
+            timing["copy_bw_percent"] = 100 * floor_us / timing["median_us"]
+    del eager_graph, graph, eager_outputs, compiled_outputs
+    torch._dynamo.reset()
+    torch.cuda.empty_cache()
+    return row
+
+
+def timing_cell(timing):
+    if "median_us" not in timing:
+        return "failed", "–"
+    cell = f"{timing['median_us']:.1f} [{timing['p10_us']:.1f}–{timing['p90_us']:.1f}]"
+    return cell, f"{timing['copy_bw_percent']:.0f}%"
+
+
+def markdown_table(rows, compile_mode):
+    lines = ["| operator | shape | bytes | floor µs | compile µs (median [p10–p90]) | compile % copy BW "
+             "| eager-in-graph µs (median [p10–p90]) | eager % copy BW |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        compiled, compiled_share = timing_cell(row["compile"])
+        if row["compile"].get("mode") not in (None, compile_mode):
+            compiled += f" ({row['compile']['mode']})"
+        eager, eager_share = timing_cell(row["eager_graph"])
+        shape = "[" + ",".join(str(size) for size in row["shape"]) + "]"
+        lines.append(f"| {row['operator']} | {shape} | {row['bytes'] / 1e6:.1f} MB "
+                     f"| {row['floor_us']:.1f} | {compiled} | {compiled_share} | {eager} "
+                     f"| {eager_share} |")
+    return "\n".join(lines)
+
+
+def package_version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
+    parser.add_argument("--replays", type=int, default=200, help="timed graph replays (200)")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed replays first (20)")
+    args = parser.parse_args()
+    if args.replays < 1 or args.warmup < 0:
+        parser.error("--replays must be at least 1 and --warmup at least 0")
+    if not torch.cuda.is_available():
+        sys.exit("pangu-framework-bench: CUDA is not available to torch "
+                 f"{torch.__version__}; run this on the GPU machine")
+
+    torch.backends.cuda.matmul.allow_tf32 = False  # no matmul here; keeps the run's settings plain
+    device = torch.cuda.get_device_name()
+    print(f"device {device}, torch {torch.__version__}, triton {package_version('triton')}, "
+          f"CUDA {torch.version.cuda}", flush=True)
+    copy = copy_bandwidth(args.warmup, args.replays)
+    print(f"copy_ of {COPY_BYTES >> 20} MiB: {copy['time']['median_us']:.1f} µs, "
+          f"{copy['bandwidth_gb_s']:.0f} GB/s (read + written)", flush=True)
+
+    rows = []
+    for shape in SHAPES:
+        for name, input_count, op, bitwise in OPERATORS:
+            row = measure(name, input_count, op, bitwise, shape, copy, args)
+            check = row["check"]
+            verdict = "ok" if check["passed"] else "MISMATCH"
+            kind = "bitwise" if check["bitwise"] else f"within {FP16_TOLERANCE}"
+            print(f"check {name} {row['shape']}: compiled vs eager {kind}: {verdict} "
+                  f"(max |diff| {check['max_abs_diff']}, compile mode {row['compile']['mode']})",
+                  flush=True)
+            rows.append(row)
+
+    modes = [row["compile"]["mode"] for row in rows if row["compile"]["mode"]]
+    compile_mode = max(set(modes), key=modes.count) if modes else None
+    if args.json:
+        report = {"measures": "pangu framework figures (issue 21)", "device": device,
+                  "torch": torch.__version__, "triton": package_version("triton"),
+                  "cuda": torch.version.cuda, "compile_mode": compile_mode,
+                  "replays": args.replays, "warmup": args.warmup, "window": list(WINDOW),
+                  "shift": list(SHIFT), "copy": copy, "operators": rows}
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(report, out, indent=2)
+            out.write("\n")
+    print(f"\ntorch.compile mode: {compile_mode}; every operator captured in a CUDA graph, "
+          f"{args.replays} timed replays after {args.warmup}; copy BW "
+          f"{copy['bandwidth_gb_s']:.0f} GB/s\n")
+    print(markdown_table(rows, compile_mode))
+    return 0 if all(row["check"]["passed"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
