@@ -1,8 +1,8 @@
 // Pangu's LayerNorm family and window gather (pangu_kernels.h). One wave per row, kRowsPerBlock
-// rows per block; each lane keeps its share of the row in registers (fp16 pairs), so the row is
+// rows per block; each lane keeps its share of the row in registers (16-byte pieces), so the row is
 // read once: the mean by a wave sum, then the spread about it by a second wave sum of the same
 // registers (two passes over registers, not memory: a row of mean 1000 and spread 0.01 keeps its
-// digits, which sum-of-squares would lose). Wave-size agnostic: a lane's share is its pairs
+// digits, which sum-of-squares would lose). Wave-size agnostic: a lane's share is its pieces
 // lane, lane + kWaveSize, ...
 #include <algorithm>
 #include <stdexcept>
@@ -10,6 +10,11 @@
 
 #include "layoutcheck/gpu/check.h"
 #include "layoutcheck/platform/fp16.h"
+#if defined(LC_GPU_VENDOR_NVIDIA)
+#include <cuda_fp16.h>
+#else
+#include <hip/hip_fp16.h>
+#endif
 #include "layoutcheck/platform/wave.h"
 #include "pangu_kernels.h"
 
@@ -20,56 +25,66 @@ constexpr float kEpsilon = 1e-5f;  // torch.nn.LayerNorm's default
 constexpr int kRowsPerBlock = 4;
 constexpr int kGatherThreads = 256;
 
-// A row's fp16 pairs as one lane holds them.
+// The hardware's fp16 conversions (round to nearest even, as the project's own in fp16.h, which
+// the CPU reference uses: the same bits for every finite value and infinity; a NaN stays a NaN).
+__device__ inline float half_to_float(unsigned int bits) {
+  return __half2float(__ushort_as_half(static_cast<unsigned short>(bits)));
+}
+__device__ inline unsigned int float_to_half(float value) {
+  return __half_as_ushort(__float2half_rn(value));
+}
+
+// A row's 16-byte pieces (8 fp16) as one lane holds them: pieces lane, lane + kWaveSize, ...
 template <int kWidth>
 struct LaneShare {
-  static constexpr int kPairs = kWidth / 2;
-  static constexpr int kPerLane = (kPairs + wave::kWaveSize - 1) / wave::kWaveSize;
-  float first[kPerLane], second[kPerLane];
+  static constexpr int kPieces = kWidth / 8;
+  static constexpr int kPerLane = (kPieces + wave::kWaveSize - 1) / wave::kWaveSize;
+  float v[kPerLane][8];
+  __device__ static bool holds(int i) { return wave::lane_id() + i * wave::kWaveSize < kPieces; }
 };
 
 template <int kWidth>
-__device__ inline void load_row(const unsigned int* row, LaneShare<kWidth>& share) {
-  const int lane = wave::lane_id();
+__device__ inline void load_row(const uint4* row, LaneShare<kWidth>& share) {
   for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
-    const int pair = lane + i * wave::kWaveSize;
-    const unsigned int bits = pair < LaneShare<kWidth>::kPairs ? row[pair] : 0u;
-    share.first[i] = fp16_to_float(static_cast<fp16_bits>(bits & 0xffffu));
-    share.second[i] = fp16_to_float(static_cast<fp16_bits>(bits >> 16));
+    const uint4 bits = LaneShare<kWidth>::holds(i) ? row[wave::lane_id() + i * wave::kWaveSize]
+                                                   : make_uint4(0u, 0u, 0u, 0u);
+    const unsigned int words[4] = {bits.x, bits.y, bits.z, bits.w};
+    for (int w = 0; w < 4; ++w) {
+      share.v[i][2 * w] = half_to_float(words[w] & 0xffffu);
+      share.v[i][2 * w + 1] = half_to_float(words[w] >> 16);
+    }
   }
 }
 
-// Normalises the lane's share in place (padding pairs past the row count as nothing).
+// Normalises the lane's share in place (pieces past the row count as nothing).
 template <int kWidth>
 __device__ inline void normalise(LaneShare<kWidth>& share) {
-  const int lane = wave::lane_id();
   float sum = 0.0f;
   for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i)
-    if (lane + i * wave::kWaveSize < LaneShare<kWidth>::kPairs)
-      sum += share.first[i] + share.second[i];
+    if (LaneShare<kWidth>::holds(i))
+      for (int e = 0; e < 8; ++e) sum += share.v[i][e];
   const float mean = wave::group_sum<wave::kWaveSize>(sum) / static_cast<float>(kWidth);
   float spread = 0.0f;
   for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i)
-    if (lane + i * wave::kWaveSize < LaneShare<kWidth>::kPairs) {
-      const float a = share.first[i] - mean, b = share.second[i] - mean;
-      spread += a * a + b * b;
-    }
+    if (LaneShare<kWidth>::holds(i))
+      for (int e = 0; e < 8; ++e) {
+        const float d = share.v[i][e] - mean;
+        spread += d * d;
+      }
   const float variance = wave::group_sum<wave::kWaveSize>(spread) / static_cast<float>(kWidth);
   const float inverse = rsqrtf(variance + kEpsilon);
-  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
-    share.first[i] = (share.first[i] - mean) * inverse;
-    share.second[i] = (share.second[i] - mean) * inverse;
-  }
+  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i)
+    for (int e = 0; e < 8; ++e) share.v[i][e] = (share.v[i][e] - mean) * inverse;
 }
 
 template <int kWidth>
-__device__ inline void store_row(unsigned int* row, const LaneShare<kWidth>& share) {
-  const int lane = wave::lane_id();
+__device__ inline void store_row(uint4* row, const LaneShare<kWidth>& share) {
   for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
-    const int pair = lane + i * wave::kWaveSize;
-    if (pair < LaneShare<kWidth>::kPairs)
-      row[pair] = static_cast<unsigned int>(float_to_fp16(share.first[i])) |
-                  (static_cast<unsigned int>(float_to_fp16(share.second[i])) << 16);
+    if (!LaneShare<kWidth>::holds(i)) continue;
+    unsigned int words[4];
+    for (int w = 0; w < 4; ++w)
+      words[w] = float_to_half(share.v[i][2 * w]) | (float_to_half(share.v[i][2 * w + 1]) << 16);
+    row[wave::lane_id() + i * wave::kWaveSize] = make_uint4(words[0], words[1], words[2], words[3]);
   }
 }
 
@@ -80,63 +95,62 @@ __device__ inline long long row_of_wave() {
 
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
-    pangu_layer_norm_kernel(const unsigned int* x, unsigned int* out, long long rows) {
+    pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
   const long long r = row_of_wave();
   if (r >= rows) return;  // a whole wave leaves together: the sums stay within live waves
   LaneShare<kWidth> share;
-  load_row<kWidth>(x + r * (kWidth / 2), share);
+  load_row<kWidth>(x + r * (kWidth / 8), share);
   normalise<kWidth>(share);
-  store_row<kWidth>(out + r * (kWidth / 2), share);
+  store_row<kWidth>(out + r * (kWidth / 8), share);
 }
 
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
-    pangu_add_layer_norm_kernel(const unsigned int* residual, const unsigned int* branch,
-                                unsigned int* residual_out, unsigned int* out, long long rows) {
+    pangu_add_layer_norm_kernel(const uint4* residual, const uint4* branch, uint4* residual_out,
+                                uint4* out, long long rows) {
   const long long r = row_of_wave();
   if (r >= rows) return;
   LaneShare<kWidth> a, b;
-  load_row<kWidth>(residual + r * (kWidth / 2), a);
-  load_row<kWidth>(branch + r * (kWidth / 2), b);
+  load_row<kWidth>(residual + r * (kWidth / 8), a);
+  load_row<kWidth>(branch + r * (kWidth / 8), b);
   // The framework's rounding point: the sum rounded to fp16, and the statistics of that.
-  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
-    a.first[i] = fp16_to_float(float_to_fp16(a.first[i] + b.first[i]));
-    a.second[i] = fp16_to_float(float_to_fp16(a.second[i] + b.second[i]));
-  }
-  store_row<kWidth>(residual_out + r * (kWidth / 2), a);
+  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i)
+    for (int e = 0; e < 8; ++e) a.v[i][e] = half_to_float(float_to_half(a.v[i][e] + b.v[i][e]));
+  store_row<kWidth>(residual_out + r * (kWidth / 8), a);
   normalise<kWidth>(a);
-  store_row<kWidth>(out + r * (kWidth / 2), a);
+  store_row<kWidth>(out + r * (kWidth / 8), a);
 }
 
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
-    pangu_layer_norm_gather_kernel(const unsigned int* x, const int* map, unsigned int* out,
-                                   long long slots) {
+    pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
   const long long s = row_of_wave();
   if (s >= slots) return;
   const int token = map[s];
-  unsigned int* to = out + s * (kWidth / 2);
+  uint4* to = out + s * (kWidth / 8);
   if (token < 0) {
-    for (int pair = wave::lane_id(); pair < kWidth / 2; pair += wave::kWaveSize) to[pair] = 0u;
+    for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
+      to[piece] = make_uint4(0u, 0u, 0u, 0u);
     return;
   }
   LaneShare<kWidth> share;
-  load_row<kWidth>(x + static_cast<long long>(token) * (kWidth / 2), share);
+  load_row<kWidth>(x + static_cast<long long>(token) * (kWidth / 8), share);
   normalise<kWidth>(share);
   store_row<kWidth>(to, share);
 }
 
 // One thread per 16-byte piece of a slot: copies it from the token the map names, or zeros.
 __global__ void __launch_bounds__(kGatherThreads)
-    pangu_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots,
-                        long long pieces_per_token) {
-  const long long total = slots * pieces_per_token;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long slot = i / pieces_per_token, piece = i % pieces_per_token;
+    pangu_gather_kernel(const uint4* x, const int* map, uint4* out, unsigned int total,
+                        unsigned int pieces_per_token) {
+  // 32-bit index arithmetic (the host checks the pieces fit): a 64-bit division per piece costs
+  // more than the copy.
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+       i += gridDim.x * blockDim.x) {
+    const unsigned int slot = i / pieces_per_token, piece = i - slot * pieces_per_token;
     const int token = map[slot];
     out[i] = token < 0 ? make_uint4(0u, 0u, 0u, 0u)
-                       : x[static_cast<long long>(token) * pieces_per_token + piece];
+                       : x[static_cast<unsigned long long>(token) * pieces_per_token + piece];
   }
 }
 
@@ -176,7 +190,7 @@ void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t r
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
     pangu_layer_norm_kernel<W><<<blocks_for(rows), row_threads(), 0, stream>>>(
-        reinterpret_cast<const unsigned int*>(x), reinterpret_cast<unsigned int*>(out), rows);
+        reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out), rows);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm<" + std::to_string(W) + ">").c_str());
   });
 }
@@ -187,9 +201,9 @@ void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* br
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
     pangu_add_layer_norm_kernel<W><<<blocks_for(rows), row_threads(), 0, stream>>>(
-        reinterpret_cast<const unsigned int*>(residual),
-        reinterpret_cast<const unsigned int*>(branch),
-        reinterpret_cast<unsigned int*>(residual_out), reinterpret_cast<unsigned int*>(out), rows);
+        reinterpret_cast<const uint4*>(residual),
+        reinterpret_cast<const uint4*>(branch),
+        reinterpret_cast<uint4*>(residual_out), reinterpret_cast<uint4*>(out), rows);
     LC_GPU_CHECK_LAUNCH(("pangu_add_layer_norm<" + std::to_string(W) + ">").c_str());
   });
 }
@@ -199,7 +213,7 @@ void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, st
   with_width(width, [&]<int W>() {
     if (slots <= 0) return;
     pangu_layer_norm_gather_kernel<W><<<blocks_for(slots), row_threads(), 0, stream>>>(
-        reinterpret_cast<const unsigned int*>(x), map, reinterpret_cast<unsigned int*>(out), slots);
+        reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm_gather<" + std::to_string(W) + ">").c_str());
   });
 }
@@ -212,10 +226,14 @@ void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t
   if (slots <= 0) return;
   const long long pieces = width / 8;
   const long long total = slots * pieces;
+  if (total > 0xffffffffLL - kGatherThreads)
+    throw std::invalid_argument("pangu_gather: " + std::to_string(total) +
+                                " 16-byte pieces do not fit the kernel's 32-bit indices");
   const unsigned blocks = static_cast<unsigned>(
       std::min<long long>((total + kGatherThreads - 1) / kGatherThreads, 1 << 16));
   pangu_gather_kernel<<<blocks, kGatherThreads, 0, stream>>>(
-      reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots, pieces);
+      reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out),
+      static_cast<unsigned int>(total), static_cast<unsigned int>(pieces));
   LC_GPU_CHECK_LAUNCH("pangu_gather");
 }
 
