@@ -81,8 +81,9 @@ std::string CaseVerdict::conclusion(bool with_values) const {
   if (outputs_misplaced > 0)
     parts.push_back("output written in another layout: " + std::to_string(outputs_misplaced) +
                     " elements where the model reads others");
-  for (const auto& [kind, number] : finding_counts) {
-    if (worded_kind(kind) || number <= 0) continue;
+  for (const auto& [counted, number] : finding_counts) {
+    if (worded_kind(counted) || number <= 0) continue;
+    const std::string& kind = counted;  // a lambda may not capture a structured binding (C++17)
     const auto first = std::find_if(findings.begin(), findings.end(),
                                     [&](const ProbeFinding& f) { return f.kind == kind; });
     parts.push_back(number == 1 && first != findings.end()
