@@ -14,7 +14,9 @@
 #   rope     lint, diff and the dependence probe of a GPT-J-style kernel fed half-split buffers
 #   pangu    lint of the grid and window contracts (the gather maps proven), diff of the plain and
 #            the shifted windows, the data-movement probe of the window gather (and of a mutant
-#            rolling the wrong axes), the dependence probe of LayerNorm, and `profile` of the
+#            rolling the wrong axes), of the window reverse (and one leaving the roll in place),
+#            the dependence probes of LayerNorm, add + LayerNorm (and the residual added in fp32,
+#            caught by the rounding-point probe) and LayerNorm + gather, and `profile` of the
 #            seed article's operator table
 #   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu), the
 #            RoPE ports (layoutcheck run probes/rope/*.yaml) and the adapter-versus-native timing
@@ -174,6 +176,23 @@ step "probe (CPU, dependence): LayerNorm rows of 192" 0 pangu-probe-layernorm.tx
   layoutcheck probe --case pangu-layernorm --producer $pangu/tokens.yaml \
   --consumer $pangu/tokens.yaml
 
+step "probe (CPU, data-movement): the window reverse, shifted windows" 0 pangu-probe-reverse.txt \
+  layoutcheck probe --case pangu-window-reverse --producer $pangu/windows.shifted.yaml \
+  --consumer $pangu/windows.shifted.yaml --set C=8
+step "probe (CPU, data-movement): a reverse that leaves the roll in place" 1 \
+  pangu-probe-reverse-mutant.txt layoutcheck probe --case pangu-window-reverse \
+  --backend cpu:mutant:shift_not_undone --producer $pangu/windows.shifted.yaml \
+  --consumer $pangu/windows.shifted.yaml --set C=8
+step "probe (CPU, dependence): residual add + LayerNorm, the branch" 0 pangu-probe-add-ln.txt \
+  layoutcheck probe --case pangu-add-layernorm --producer $pangu/branch.yaml \
+  --consumer $pangu/branch.yaml
+step "probe (CPU): the residual added in fp32, never rounded (rounding-point probe)" 1 \
+  pangu-probe-add-ln-mutant.txt layoutcheck probe --case pangu-add-layernorm \
+  --backend cpu:mutant:residual_in_fp32 --producer $pangu/branch.yaml --consumer $pangu/branch.yaml
+step "probe (CPU, dependence): LayerNorm fused with the gather, a small grid" 0 \
+  pangu-probe-ln-gather.txt layoutcheck probe --case pangu-layernorm-gather \
+  --producer $pangu/grid.yaml --consumer $pangu/grid.yaml \
+  --set Z=2 --set LAT=7 --set LON=13 --set C=16
 step "profile: the seed article's operator table, ranked" 0 pangu-profile.md \
   layoutcheck profile tests/profile/fixtures/pangu_bw1000_operator_table.txt
 step "profile: the same model grouped by input shape (JSON)" 0 pangu-profile-shapes.json \
