@@ -23,53 +23,90 @@ std::span<const std::uint16_t> halves(const HostBuffer& buffer) {
   return buffer.as<std::uint16_t>();
 }
 
-class GpuWindowGather : public CaseRunner {
+// Rows of `buffer` must follow each other with no gap: the kernels take one contiguous array.
+void require_packed(const HostBuffer& buffer, std::int64_t row_elements, const std::string& who) {
+  if (buffer.row_stride != row_elements)
+    throw std::invalid_argument(who + ": rows of '" + buffer.name + "' padded between batch rows");
+}
+
+// Moves tokens by a map, slot by slot (the gather, its reverse, or LayerNorm + gather), one
+// launch per batch row over the same device map.
+class GpuTokenMover : public CaseRunner {
  public:
-  explicit GpuWindowGather(const CaseLayouts& layouts)
-      : map_(make_gather_map(layouts.at("windows"))) {
-    if (map_.token_width % 8 != 0)
-      refuse(layouts.at("windows"), "tokens of " + std::to_string(map_.token_width) +
+  enum class Kind { gather, reverse, layer_norm_gather };
+  GpuTokenMover(const CaseLayouts& layouts, Kind kind)
+      : kind_(kind), forward_(make_gather_map(layouts.at("windows"))) {
+    const std::int64_t width = forward_.token_width;
+    if (kind == Kind::layer_norm_gather && !kernels::pangu_width_supported(width))
+      refuse(layouts.at("windows"), "tokens of " + std::to_string(width) +
+                                        " channels; the kernels are built for 192, 384 and 768");
+    if (width % 8 != 0)
+      refuse(layouts.at("windows"), "tokens of " + std::to_string(width) +
                                         " channels: the gather moves 16-byte pieces (8 fp16)");
-    device_map_ = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(map_.slots));
+    map_ = kind == Kind::reverse ? reverse_map(forward_) : forward_.slots;
+    device_map_ = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(map_));
   }
-  std::string name() const override { return "pangu-window-gather:gpu"; }
+  std::string name() const override {
+    return kind_ == Kind::gather    ? "pangu-window-gather:gpu"
+           : kind_ == Kind::reverse ? "pangu-window-reverse:gpu"
+                                    : "pangu-layernorm-gather:gpu";
+  }
   void run(BufferSet& buffers) override {
-    const HostBuffer& x = buffers.at("x");
-    HostBuffer& windows = buffers.at("windows");
-    const std::int64_t width = map_.token_width;
-    if (x.row_stride != map_.tokens * width ||
-        windows.row_stride != static_cast<std::int64_t>(map_.slots.size()) * width)
-      throw std::invalid_argument("pangu-window-gather:gpu: rows padded between batch rows");
-    DeviceBuffer<std::uint16_t> in(halves(x));
-    DeviceBuffer<std::uint16_t> out(static_cast<std::size_t>(windows.elements()));
-    for (std::int64_t row = 0; row < x.rows; ++row)
-      kernels::pangu_gather(in.data() + row * x.row_stride, device_map_.data(),
-                            out.data() + row * windows.row_stride,
-                            static_cast<std::int64_t>(map_.slots.size()), width, stream_.get());
+    const bool reverse = kind_ == Kind::reverse;
+    const HostBuffer& from = buffers.at(reverse ? "windows" : "x");
+    HostBuffer& to = buffers.at(reverse ? "x" : "windows");
+    const std::int64_t width = forward_.token_width;
+    const auto slots = static_cast<std::int64_t>(forward_.slots.size());
+    require_packed(from, (reverse ? slots : forward_.tokens) * width, name());
+    require_packed(to, (reverse ? forward_.tokens : slots) * width, name());
+    DeviceBuffer<std::uint16_t> in(halves(from));
+    DeviceBuffer<std::uint16_t> out(static_cast<std::size_t>(to.elements()));
+    const auto written = static_cast<std::int64_t>(map_.size());
+    for (std::int64_t row = 0; row < from.rows; ++row) {
+      const std::uint16_t* source = in.data() + row * from.row_stride;
+      std::uint16_t* target = out.data() + row * to.row_stride;
+      if (kind_ == Kind::layer_norm_gather)
+        kernels::pangu_layer_norm_gather(source, device_map_.data(), target, written, width,
+                                         stream_.get());
+      else
+        kernels::pangu_gather(source, device_map_.data(), target, written, width, stream_.get());
+    }
     stream_.synchronize();
-    out.download(windows.as<std::uint16_t>());
+    out.download(to.as<std::uint16_t>());
   }
 
  private:
-  GatherMap map_;
+  Kind kind_;
+  GatherMap forward_;
+  std::vector<std::int32_t> map_;
   DeviceBuffer<std::int32_t> device_map_;
   Stream stream_;
 };
 
+// The width every buffer's contract gives, when it is one the kernels are built for and every
+// row is contiguous.
+std::int64_t row_width(const CaseLayouts& layouts, const std::vector<std::string>& buffers) {
+  std::int64_t width = 0;
+  for (const std::string& buffer : buffers) {
+    const Contract& contract = layouts.at(buffer);
+    const std::int64_t own = contract.fields.at(0).elements();
+    if (!kernels::pangu_width_supported(own))
+      refuse(contract, "rows of " + std::to_string(own) +
+                           " channels; the kernels are built for 192, 384 and 768 only");
+    if (row_stride(contract) != own || contract.fields[0].offset_of_linear(0) != 0)
+      refuse(contract,
+             "rows are not contiguous (row stride " + std::to_string(row_stride(contract)) + ")");
+    if (width != 0 && own != width)
+      refuse(contract, "rows of " + std::to_string(own) + " channels beside rows of " +
+                           std::to_string(width) + ": the buffers' shapes do not match");
+    width = own;
+  }
+  return width;
+}
+
 class GpuLayerNorm : public CaseRunner {
  public:
-  explicit GpuLayerNorm(const CaseLayouts& layouts) {
-    for (const char* buffer : {"x", "out"}) {
-      const Contract& contract = layouts.at(buffer);
-      width_ = contract.fields.at(0).elements();
-      if (!kernels::pangu_width_supported(width_))
-        refuse(contract, "rows of " + std::to_string(width_) +
-                             " channels; the kernels are built for 192, 384 and 768 only");
-      if (row_stride(contract) != width_ || contract.fields[0].offset_of_linear(0) != 0)
-        refuse(contract,
-               "rows are not contiguous (row stride " + std::to_string(row_stride(contract)) + ")");
-    }
-  }
+  explicit GpuLayerNorm(const CaseLayouts& layouts) : width_(row_width(layouts, {"x", "out"})) {}
   std::string name() const override { return "pangu-layernorm:gpu"; }
   void run(BufferSet& buffers) override {
     const HostBuffer& x = buffers.at("x");
@@ -86,10 +123,43 @@ class GpuLayerNorm : public CaseRunner {
   Stream stream_;
 };
 
+class GpuAddLayerNorm : public CaseRunner {
+ public:
+  explicit GpuAddLayerNorm(const CaseLayouts& layouts)
+      : width_(row_width(layouts, {"residual", "branch", "residual_out", "out"})) {}
+  std::string name() const override { return "pangu-add-layernorm:gpu"; }
+  void run(BufferSet& buffers) override {
+    const HostBuffer& residual = buffers.at("residual");
+    DeviceBuffer<std::uint16_t> a(halves(residual)), b(halves(buffers.at("branch")));
+    DeviceBuffer<std::uint16_t> sum(a.size()), out(a.size());
+    kernels::pangu_add_layer_norm(a.data(), b.data(), sum.data(), out.data(), residual.rows,
+                                  width_, stream_.get());
+    stream_.synchronize();
+    sum.download(buffers.at("residual_out").as<std::uint16_t>());
+    out.download(buffers.at("out").as<std::uint16_t>());
+  }
+
+ private:
+  std::int64_t width_ = 0;
+  Stream stream_;
+};
+
 }  // namespace
 
 std::unique_ptr<CaseRunner> make_gpu_window_gather(const CaseLayouts& layouts) {
-  return std::make_unique<GpuWindowGather>(layouts);
+  return std::make_unique<GpuTokenMover>(layouts, GpuTokenMover::Kind::gather);
+}
+
+std::unique_ptr<CaseRunner> make_gpu_window_reverse(const CaseLayouts& layouts) {
+  return std::make_unique<GpuTokenMover>(layouts, GpuTokenMover::Kind::reverse);
+}
+
+std::unique_ptr<CaseRunner> make_gpu_layer_norm_gather(const CaseLayouts& layouts) {
+  return std::make_unique<GpuTokenMover>(layouts, GpuTokenMover::Kind::layer_norm_gather);
+}
+
+std::unique_ptr<CaseRunner> make_gpu_add_layer_norm(const CaseLayouts& layouts) {
+  return std::make_unique<GpuAddLayerNorm>(layouts);
 }
 
 std::unique_ptr<CaseRunner> make_gpu_layer_norm(const CaseLayouts& layouts) {
