@@ -158,9 +158,13 @@ TEST(BenchCommand, UsageErrorsExitTwo) {
   CliRun run = run_cli("bench --batch 1,0" + out);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("--batch 0 is not a positive batch size"));
-  run = run_cli("bench --case pangu" + out);
+  run = run_cli("bench --case nosuch" + out);
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("unknown case 'pangu'"));
+  EXPECT_THAT(run.output, HasSubstr("unknown case 'nosuch'"));
+  // The Pangu operator bench runs at the real shapes: a layer-graph knob is refused, not ignored.
+  run = run_cli("bench --case pangu --batch 8" + out);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("the pangu bench runs its operators at the real grid shapes"));
   run = run_cli("bench --case rope" + out);  // registered, but no bench paths: said, exit 2
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("case 'rope' has no bench paths"));

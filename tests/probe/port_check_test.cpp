@@ -82,8 +82,8 @@ TEST(PortCheck, SideEffectsAreNotConclusions) {
   check.values_ok = false;
   EXPECT_FALSE(check.clean());
   EXPECT_EQ(check.conclusion(),
-            "qkvz: 1 routing findings; values differ from the reference, as the findings above "
-            "explain");
+            "qkvz: routing: value head 1 reads q and k of key head 0 (expected 0); values differ "
+            "from the reference, as the findings above explain");
 }
 
 TEST(PortCheck, ASampleIsNamedInTheCleanVerdict) {
