@@ -28,6 +28,7 @@
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/report/json_report.h"
 #include "layoutcheck/report/markdown_report.h"
+#include "layoutcheck/report/operator_report_render.h"
 #include "layoutcheck/report/write_report.h"
 #if defined(LAYOUTCHECK_HAVE_GPU)
 #include "layoutcheck/gpu/case_bench.h"

@@ -1,7 +1,6 @@
 #include "layoutcheck/bench/operator_report.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "layoutcheck/report/format.h"
 
@@ -46,8 +45,6 @@ std::vector<std::string> operator_findings(const OperatorBenchReport& report) {
   return found;
 }
 
-namespace {
-
 const FrameworkFigure* framework_figure(const OperatorBenchReport& report,
                                         const OperatorMeasurement& op) {
   for (const FrameworkFigure& figure : op.framework)
@@ -55,27 +52,10 @@ const FrameworkFigure* framework_figure(const OperatorBenchReport& report,
   return nullptr;
 }
 
-double bandwidth_of(const OperatorBenchReport& report, const OperatorMeasurement& op,
-                    const OperatorPath& path) {
-  return bandwidth_fraction(op.bytes, path.time->median,
-                            report.copy_bandwidth.bytes_per_second());
+double operator_bandwidth_fraction(const OperatorBenchReport& report, const OperatorMeasurement& op,
+                                   const OperatorPath& path) {
+  return bandwidth_fraction(op.bytes, path.time->median, report.copy_bandwidth.bytes_per_second());
 }
-
-std::string cell(std::string text) {
-  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2))
-    text.replace(at, 1, "\\|");
-  return text;
-}
-
-std::string gates_text(const OperatorPath& path) {
-  std::string text;
-  for (const OperatorGate& gate : path.gates)
-    text += (text.empty() ? "" : "; ") + gate.name + (gate.passed ? " ok" : " FAILED") +
-            (gate.detail.empty() ? "" : " (" + gate.detail + ")");
-  return text.empty() ? "no gate ran" : text;
-}
-
-}  // namespace
 
 std::vector<std::string> operator_target_misses(const OperatorBenchReport& report) {
   std::vector<std::string> misses;
@@ -87,7 +67,7 @@ std::vector<std::string> operator_target_misses(const OperatorBenchReport& repor
       misses.push_back(where + report.candidate + " not timed");
       continue;
     }
-    const double fraction = bandwidth_of(report, op, *candidate);
+    const double fraction = operator_bandwidth_fraction(report, op, *candidate);
     if (fraction < targets.copy_bandwidth_fraction)
       misses.push_back(where + format_percent(fraction) + " of copy bandwidth, target " +
                        format_percent(targets.copy_bandwidth_fraction));
@@ -107,163 +87,6 @@ std::vector<std::string> operator_target_misses(const OperatorBenchReport& repor
     }
   }
   return misses;
-}
-
-std::string render_operator_markdown(const OperatorBenchReport& report) {
-  std::ostringstream out;
-  const CopyBandwidth& copy = report.copy_bandwidth;
-  out << "# layoutcheck bench: " << report.case_name << "\n\n";
-  out << "- device: " << report.device << " (backend " << report.backend << ")\n";
-  out << "- copy bandwidth (device-to-device, this run): **"
-      << format_bandwidth(copy.bytes_per_second()) << "** (" << format_bytes(copy.bytes_per_copy)
-      << " read + written per copy, median of " << copy.copy.count << ")\n";
-  if (report.launch_floor)
-    out << "- launch floor (this run): " << format_us(report.launch_floor->node.median)
-        << " per kernel launch in a graph\n";
-  out << "- timing: each path's calls captured in one graph, " << report.calls_per_graph
-      << " calls over " << report.buffer_sets
-      << " sets of buffers in turn (so no call finds its inputs in L2 from the call before); "
-         "time per call = replay time ÷ "
-      << report.calls_per_graph << "; " << report.warmup_replays << " warm-up + "
-      << report.replays << " timed replays, median [p10–p90]\n";
-  out << "- floor = the operator's minimum bytes (inputs read once, outputs written once) ÷ copy "
-         "bandwidth; % of copy BW = floor ÷ median time\n";
-  out << "- targets for " << report.candidate << ": ≥ "
-      << format_percent(report.targets.copy_bandwidth_fraction) << " of copy bandwidth, ≥ "
-      << format_ratio(report.targets.over_baseline) << " " << report.baseline
-      << (report.targets.framework_mode.empty()
-              ? ""
-              : ", faster than " + report.targets.framework_mode + " on the same GPU")
-      << "\n";
-  if (!report.command.empty()) out << "- command: `" << report.command << "`\n";
-  out << "\n## Gates (run before timing; a failed gate makes the path INVALID, never timed)\n\n";
-  out << "| operator | shape | path | verdict | gates |\n|---|---|---|---|---|\n";
-  for (const OperatorMeasurement& op : report.operators)
-    for (const OperatorPath& path : op.paths)
-      out << "| " << op.name << " | " << op.shape << " | " << path.name << " | "
-          << (path.valid() ? "VALID" : "**INVALID**") << " | " << cell(gates_text(path))
-          << " |\n";
-
-  out << "\n## Time per call\n\n| operator | shape | bytes | floor |";
-  std::vector<std::string> names;
-  for (const OperatorMeasurement& op : report.operators)
-    for (const OperatorPath& path : op.paths)
-      if (std::find(names.begin(), names.end(), path.name) == names.end())
-        names.push_back(path.name);
-  for (const std::string& name : names) out << " " << name << " | % copy BW |";
-  std::vector<std::string> modes;
-  for (const OperatorMeasurement& op : report.operators)
-    for (const FrameworkFigure& figure : op.framework)
-      if (std::find(modes.begin(), modes.end(), figure.mode) == modes.end())
-        modes.push_back(figure.mode);
-  for (const std::string& mode : modes) out << " " << mode << " |";
-  out << " " << report.candidate << " vs " << report.baseline << " |";
-  if (!report.targets.framework_mode.empty())
-    out << " " << report.candidate << " vs " << report.targets.framework_mode << " |";
-  out << "\n|---|---|---|---|";
-  for (std::size_t i = 0; i < names.size() * 2 + modes.size() + 1; ++i) out << "---|";
-  if (!report.targets.framework_mode.empty()) out << "---|";
-  out << "\n";
-  for (const OperatorMeasurement& op : report.operators) {
-    out << "| " << op.name << " | " << op.shape << " | " << format_bytes(op.bytes) << " | "
-        << format_us(operator_floor_us(report, op)) << " |";
-    for (const std::string& name : names) {
-      const OperatorPath* path = op.path(name);
-      if (path == nullptr)
-        out << " — | — |";
-      else if (!path->valid())
-        out << " INVALID, not timed | — |";
-      else if (!path->time)
-        out << " not timed | — |";
-      else
-        out << " " << format_spread(*path->time) << " | "
-            << format_percent(bandwidth_of(report, op, *path)) << " |";
-    }
-    for (const std::string& mode : modes) {
-      const auto figure = std::find_if(op.framework.begin(), op.framework.end(),
-                                       [&](const FrameworkFigure& f) { return f.mode == mode; });
-      out << " " << (figure == op.framework.end() ? "—" : format_us(figure->us)) << " |";
-    }
-    const std::optional<double> ratio = operator_speedup(op, report.candidate, report.baseline);
-    out << " " << (ratio ? "**" + format_ratio(*ratio) + "**" : "—") << " |";
-    if (!report.targets.framework_mode.empty()) {
-      const FrameworkFigure* figure = framework_figure(report, op);
-      const OperatorPath* candidate = op.path(report.candidate);
-      if (figure != nullptr && candidate != nullptr && candidate->valid() && candidate->time)
-        out << " " << format_ratio(figure->us / candidate->time->median) << " |";
-      else
-        out << " — |";
-    }
-    out << "\n";
-  }
-  out << "\n";
-  const std::vector<std::string> misses = operator_target_misses(report);
-  out << "## Targets\n\n";
-  if (misses.empty()) out << "Every operator meets every target.\n";
-  for (const std::string& miss : misses) out << "- missed: " << miss << "\n";
-  if (!report.not_merged.empty()) {
-    out << "\n## Not merged (prototypes rejected; not timed here)\n\n";
-    for (const auto& [prototype, why] : report.not_merged)
-      out << "- **" << prototype << "**: " << why << "\n";
-  }
-  out << "\n";
-  return out.str();
-}
-
-Json operator_report_json(const OperatorBenchReport& report) {
-  Json operators = Json::array();
-  for (const OperatorMeasurement& op : report.operators) {
-    Json paths = Json::array();
-    for (const OperatorPath& path : op.paths) {
-      Json gates = Json::array();
-      for (const OperatorGate& gate : path.gates)
-        gates.push(Json::object()
-                       .set("name", gate.name)
-                       .set("passed", gate.passed)
-                       .set("detail", gate.detail));
-      Json entry = Json::object()
-                       .set("name", path.name)
-                       .set("description", path.description)
-                       .set("launches", path.launches)
-                       .set("valid", path.valid())
-                       .set("gates", std::move(gates));
-      if (path.time)
-        entry.set("median_us", path.time->median)
-            .set("p10_us", path.time->p10)
-            .set("p90_us", path.time->p90)
-            .set("copy_bandwidth_fraction", bandwidth_of(report, op, path));
-      paths.push(std::move(entry));
-    }
-    Json framework = Json::array();
-    for (const FrameworkFigure& figure : op.framework)
-      framework.push(Json::object().set("mode", figure.mode).set("us", figure.us));
-    operators.push(Json::object()
-                       .set("name", op.name)
-                       .set("shape", op.shape)
-                       .set("bytes", op.bytes)
-                       .set("floor_us", operator_floor_us(report, op))
-                       .set("paths", std::move(paths))
-                       .set("framework", std::move(framework)));
-  }
-  Json misses = Json::array(), not_merged = Json::array();
-  for (const std::string& miss : operator_target_misses(report)) misses.push(miss);
-  for (const auto& [prototype, why] : report.not_merged)
-    not_merged.push(Json::object().set("prototype", prototype).set("why", why));
-  return Json::object()
-      .set("case", report.case_name)
-      .set("command", report.command)
-      .set("device", report.device)
-      .set("backend", report.backend)
-      .set("copy_bandwidth_bytes_per_second", report.copy_bandwidth.bytes_per_second())
-      .set("warmup_replays", report.warmup_replays)
-      .set("replays", report.replays)
-      .set("calls_per_graph", report.calls_per_graph)
-      .set("buffer_sets", report.buffer_sets)
-      .set("baseline", report.baseline)
-      .set("candidate", report.candidate)
-      .set("operators", std::move(operators))
-      .set("target_misses", std::move(misses))
-      .set("not_merged", std::move(not_merged));
 }
 
 }  // namespace layoutcheck

@@ -3,8 +3,8 @@
 // one device, every path gated before it is timed, every time beside its floor (the operator's
 // minimum bytes ÷ the copy bandwidth measured in the same run) and, where recorded, beside the
 // framework's figure on the same GPU. An INVALID path keeps its gates and is never timed or
-// compared. The layer-graph bench (result.h) is the other model; both are rendered by the
-// toolkit, neither knows an operator.
+// compared. The layer-graph bench (result.h) is the other model; report/ renders both, neither
+// knows an operator.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +14,11 @@
 #include <vector>
 
 #include "layoutcheck/bench/result.h"
-#include "layoutcheck/render/json.h"
 
 namespace layoutcheck {
 
 struct OperatorGate {
-  std::string name;    // "reference", "residual bitwise", "determinism"
+  std::string name;  // "reference", "residual bitwise", "determinism"
   bool passed = false;
   std::string detail;  // "max 1 ulp of fp16 over 25159680 elements", "3 of 25159680 differ"
 };
@@ -29,8 +28,8 @@ struct OperatorPath {
   std::string description;
   std::int64_t launches = 1;  // kernels per call
   std::vector<OperatorGate> gates;
-  std::vector<double> us;        // one sample per timed replay: µs per call; empty when INVALID
-  std::optional<Summary> time;   // of us
+  std::vector<double> us;       // one sample per timed replay: µs per call; empty when INVALID
+  std::optional<Summary> time;  // of us
 
   bool valid() const;  // every gate passed, and at least one ran
 };
@@ -43,8 +42,8 @@ struct FrameworkFigure {
 };
 
 struct OperatorMeasurement {
-  std::string name;   // "layernorm"
-  std::string shape;  // "[1,131040,192]"
+  std::string name;        // "layernorm"
+  std::string shape;       // "[1,131040,192]"
   std::int64_t bytes = 0;  // the minimum: every input read once, every output written once
   std::vector<OperatorPath> paths;
   std::vector<FrameworkFigure> framework;
@@ -66,8 +65,8 @@ struct OperatorBenchReport {
   std::string backend;
   int warmup_replays = 0;
   int replays = 0;
-  std::int64_t calls_per_graph = 0;   // operator calls captured in one graph, over rotating buffers
-  std::int64_t buffer_sets = 0;       // distinct input/output sets the calls rotate over
+  std::int64_t calls_per_graph = 0;  // operator calls captured in one graph, over rotating buffers
+  std::int64_t buffer_sets = 0;      // distinct input/output sets the calls rotate over
   CopyBandwidth copy_bandwidth;
   std::optional<LaunchFloor> launch_floor;
   std::string baseline;   // "generic"
@@ -86,7 +85,11 @@ std::optional<double> operator_speedup(const OperatorMeasurement& op, const std:
 std::vector<std::string> operator_findings(const OperatorBenchReport& report);
 std::vector<std::string> operator_target_misses(const OperatorBenchReport& report);
 
-std::string render_operator_markdown(const OperatorBenchReport& report);
-Json operator_report_json(const OperatorBenchReport& report);
+// The framework figure the targets name, or nullptr; the fraction of the copy bandwidth a timed
+// path reaches.
+const FrameworkFigure* framework_figure(const OperatorBenchReport& report,
+                                        const OperatorMeasurement& op);
+double operator_bandwidth_fraction(const OperatorBenchReport& report, const OperatorMeasurement& op,
+                                   const OperatorPath& path);
 
 }  // namespace layoutcheck

@@ -65,4 +65,10 @@ std::string format_ratio(double ratio) {
   return printf_string("%.2f", ratio) + "×";
 }
 
+std::string markdown_cell(std::string text) {
+  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2))
+    text.replace(at, 1, "\\|");
+  return text;
+}
+
 }  // namespace layoutcheck

@@ -13,6 +13,9 @@ namespace layoutcheck {
 // Three significant digits without exponent: 3.23, 17.0, 153, 1234.
 std::string format_significant(double value);
 
+// A Markdown table cell: every bare '|' escaped.
+std::string markdown_cell(std::string text);
+
 std::string format_us(double microseconds);             // "3.23 µs"
 std::string format_spread(const Summary& us);           // "3.23 µs [3.20–3.31]"
 std::string format_bytes(std::int64_t bytes);           // "192 B", "80.6 kB", "6.45 MB"

@@ -17,13 +17,6 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
   return text;
 }
 
-// Markdown table cells must not contain a bare '|'.
-std::string cell(std::string text) {
-  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2))
-    text.replace(at, 1, "\\|");
-  return text;
-}
-
 std::string verdict_label(const PathResult& path) {
   std::string label = path.validity.valid ? "VALID" : "**INVALID**";
   if (path.negative_control) label += " (negative control)";
@@ -104,8 +97,9 @@ void write_batch_table(std::ostream& out, const BenchReport& report, std::int64_
     const std::int64_t bytes = total_bytes(path.stages).at(batch);
     out << "| " << path.name << " | ";
     if (!path.validity.valid) {
-      out << verdict_label(path) << ": " << cell(invalid_summary(path)) << " | not timed | — | "
-          << format_bytes(bytes) << " | — | — | " << speedup_cell(report, path, batch) << " |\n";
+      out << verdict_label(path) << ": " << markdown_cell(invalid_summary(path))
+          << " | not timed | — | " << format_bytes(bytes) << " | — | — | "
+          << speedup_cell(report, path, batch) << " |\n";
       continue;
     }
     const BatchTiming* timing = path.timing_at(batch);
