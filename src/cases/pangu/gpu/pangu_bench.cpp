@@ -22,6 +22,7 @@
 #include "layoutcheck/gpu_bench/graph_timing.h"
 #include "layoutcheck/gpu_bench/launch_floor.h"
 #include "layoutcheck/gpu_bench/launch_state.h"
+#include "layoutcheck/render/json.h"
 
 namespace layoutcheck::gpu {
 namespace {
