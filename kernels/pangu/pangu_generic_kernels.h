@@ -33,6 +33,11 @@ void generic_pad(const std::uint16_t* x, GridShape grid, std::uint16_t* out, Gri
 void generic_roll(const std::uint16_t* in, std::uint16_t* out, GridShape grid,
                   const std::int64_t shift[3], hipStream_t stream);
 
+// out (the real grid) = the tokens of x (the padded grid) from `before` on along each axis: the
+// slice that drops the padding again (x[:, b0:b0+z, b1:b1+lat, b2:b2+lon].contiguous()).
+void generic_crop(const std::uint16_t* x, GridShape padded, std::uint16_t* out, GridShape grid,
+                  const std::int64_t before[3], hipStream_t stream);
+
 // out token s = in token index[s] (index_select along the token axis; int64 as a framework's).
 void generic_index_select(const std::uint16_t* in, const std::int64_t* index, std::uint16_t* out,
                           std::int64_t slots, std::int64_t width, hipStream_t stream);

@@ -75,6 +75,20 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 __global__ void __launch_bounds__(kThreads)
+    generic_crop_kernel(const unsigned short* x, Axes padded, unsigned short* out, Axes grid,
+                        long long before_z, long long before_lat, long long before_lon) {
+  const long long total = grid.z * grid.lat * grid.lon * grid.width;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long c = i % grid.width, token = i / grid.width;
+    const long long z = token / (grid.lat * grid.lon) + before_z;
+    const long long lat = token / grid.lon % grid.lat + before_lat;
+    const long long lon = token % grid.lon + before_lon;
+    out[i] = x[((z * padded.lat + lat) * padded.lon + lon) * padded.width + c];
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
     generic_roll_kernel(const unsigned short* in, unsigned short* out, Axes grid,
                         long long shift_z, long long shift_lat, long long shift_lon) {
   const long long total = grid.z * grid.lat * grid.lon * grid.width;
@@ -133,6 +147,15 @@ void generic_pad(const std::uint16_t* x, GridShape grid, std::uint16_t* out, Gri
   generic_pad_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
       x, axes_of(grid), out, axes_of(padded), before[0], before[1], before[2]);
   LC_GPU_CHECK_LAUNCH("generic_pad");
+}
+
+void generic_crop(const std::uint16_t* x, GridShape padded, std::uint16_t* out, GridShape grid,
+                  const std::int64_t before[3], hipStream_t stream) {
+  const long long total = grid.z * grid.lat * grid.lon * grid.width;
+  if (total <= 0) return;
+  generic_crop_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
+      x, axes_of(padded), out, axes_of(grid), before[0], before[1], before[2]);
+  LC_GPU_CHECK_LAUNCH("generic_crop");
 }
 
 void generic_roll(const std::uint16_t* in, std::uint16_t* out, GridShape grid,
