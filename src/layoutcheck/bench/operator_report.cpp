@@ -17,31 +17,68 @@ const OperatorPath* OperatorMeasurement::path(const std::string& wanted) const {
   return nullptr;
 }
 
+const OperatorPath* ModelMeasurement::path(const std::string& wanted) const {
+  for (const OperatorPath& candidate : paths)
+    if (candidate.name == wanted) return &candidate;
+  return nullptr;
+}
+
 double operator_floor_us(const OperatorBenchReport& report, const OperatorMeasurement& op) {
   return floor_us(op.bytes, report.copy_bandwidth.bytes_per_second());
 }
 
-std::optional<double> operator_speedup(const OperatorMeasurement& op, const std::string& path,
-                                       const std::string& baseline) {
-  const OperatorPath* a = op.path(path);
-  const OperatorPath* b = op.path(baseline);
+namespace {
+
+std::optional<double> speedup(const OperatorPath* a, const OperatorPath* b) {
   if (a == nullptr || b == nullptr || !a->valid() || !b->valid() || !a->time || !b->time ||
       a->time->median <= 0)
     return std::nullopt;
   return b->time->median / a->time->median;
 }
 
+std::string invalid_path(const std::string& where, const OperatorPath& path) {
+  std::string failed;
+  for (const OperatorGate& gate : path.gates)
+    if (!gate.passed) failed += (failed.empty() ? "" : "; ") + gate.name + ": " + gate.detail;
+  return where + ", path " + path.name + " is INVALID" +
+         (failed.empty() ? " (no gate ran)" : ": " + failed);
+}
+
+}  // namespace
+
+std::optional<double> operator_speedup(const OperatorMeasurement& op, const std::string& path,
+                                       const std::string& baseline) {
+  return speedup(op.path(path), op.path(baseline));
+}
+
+std::optional<double> model_speedup(const ModelMeasurement& model, const std::string& path,
+                                    const std::string& baseline) {
+  return speedup(model.path(path), model.path(baseline));
+}
+
 std::vector<std::string> operator_findings(const OperatorBenchReport& report) {
   std::vector<std::string> found;
   for (const OperatorMeasurement& op : report.operators)
     for (const OperatorPath& path : op.paths)
-      if (!path.valid()) {
-        std::string failed;
-        for (const OperatorGate& gate : path.gates)
-          if (!gate.passed) failed += (failed.empty() ? "" : "; ") + gate.name + ": " + gate.detail;
-        found.push_back(op.name + " " + op.shape + ", path " + path.name + " is INVALID" +
-                        (failed.empty() ? " (no gate ran)" : ": " + failed));
-      }
+      if (!path.valid()) found.push_back(invalid_path(op.name + " " + op.shape, path));
+  for (const ModelMeasurement& model : report.models) {
+    const std::string where = model.name + " " + model.shape;
+    for (const OperatorPath& path : model.paths)
+      if (!path.valid()) found.push_back(invalid_path(where, path));
+    const OperatorPath* candidate = model.path(report.candidate);
+    const OperatorPath* baseline = model.path(report.baseline);
+    if (candidate == nullptr || baseline == nullptr || !candidate->valid() || !baseline->valid())
+      continue;
+    const std::optional<double> ratio = model_speedup(model, report.candidate, report.baseline);
+    if (ratio && *ratio <= 1.0)
+      found.push_back(where + ": end-to-end gate failed: " + report.candidate + " is " +
+                      format_ratio(*ratio) + " " + report.baseline + ", not faster");
+    if (candidate->device_bytes && baseline->device_bytes &&
+        *candidate->device_bytes > *baseline->device_bytes)
+      found.push_back(where + ": end-to-end gate failed: " + report.candidate + " holds " +
+                      format_bytes(*candidate->device_bytes) + " of device memory, " +
+                      report.baseline + " " + format_bytes(*baseline->device_bytes));
+  }
   return found;
 }
 

@@ -30,6 +30,8 @@ struct OperatorPath {
   std::vector<OperatorGate> gates;
   std::vector<double> us;       // one sample per timed replay: µs per call; empty when INVALID
   std::optional<Summary> time;  // of us
+  // Device memory the path holds at its peak (a model's activations and maps), where measured.
+  std::optional<std::int64_t> device_bytes;
 
   bool valid() const;  // every gate passed, and at least one ran
 };
@@ -47,6 +49,19 @@ struct OperatorMeasurement {
   std::int64_t bytes = 0;  // the minimum: every input read once, every output written once
   std::vector<OperatorPath> paths;
   std::vector<FrameworkFigure> framework;
+
+  const OperatorPath* path(const std::string& name) const;  // nullptr when absent
+};
+
+// A model built from the operators and timed whole, each path's model in one graph over the same
+// inputs and weights (the end-to-end gate): the candidate must pass its gates, be faster than the
+// baseline and hold no more device memory.
+struct ModelMeasurement {
+  std::string name;   // "Pangu-lite block stack, 2 blocks"
+  std::string shape;  // "[1,131040,192]"
+  std::string shared; // what both paths run alike: "GEMMs cuBLAS, attention, bias + GELU"
+  std::int64_t weight_bytes = 0;  // held by both paths alike
+  std::vector<OperatorPath> paths;
 
   const OperatorPath* path(const std::string& name) const;  // nullptr when absent
 };
@@ -73,6 +88,7 @@ struct OperatorBenchReport {
   std::string candidate;  // "native"
   OperatorTargets targets;
   std::vector<OperatorMeasurement> operators;
+  std::vector<ModelMeasurement> models;
   std::vector<std::pair<std::string, std::string>> not_merged;  // prototype, why
 };
 
@@ -80,7 +96,11 @@ double operator_floor_us(const OperatorBenchReport& report, const OperatorMeasur
 // Median ratio baseline ÷ path; nullopt unless both are VALID and timed.
 std::optional<double> operator_speedup(const OperatorMeasurement& op, const std::string& path,
                                        const std::string& baseline);
-// Each INVALID path (exit code 1), and each target the candidate misses ("misses" lines are
+// Median ratio baseline ÷ path of a model; nullopt unless both are VALID and timed.
+std::optional<double> model_speedup(const ModelMeasurement& model, const std::string& path,
+                                    const std::string& baseline);
+// Each INVALID path of an operator or a model and each model whose candidate fails the
+// end-to-end gate (exit code 1), and each target the candidate misses ("misses" lines are
 // reported, not findings: a target is a goal, a gate is a promise).
 std::vector<std::string> operator_findings(const OperatorBenchReport& report);
 std::vector<std::string> operator_target_misses(const OperatorBenchReport& report);

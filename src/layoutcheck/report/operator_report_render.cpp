@@ -17,6 +17,48 @@ std::string gates_text(const OperatorPath& path) {
   return text.empty() ? "no gate ran" : text;
 }
 
+void render_models(const OperatorBenchReport& report, std::ostringstream& out) {
+  out << "## End-to-end gate (each path's whole model in one graph, same inputs and weights)\n\n";
+  out << "| model | shape | shared by both paths | path | launches | µs per model | "
+      << report.candidate << " vs " << report.baseline << " | device memory (activations + maps) |"
+      << "\n|---|---|---|---|---|---|---|---|\n";
+  for (const ModelMeasurement& model : report.models) {
+    const std::optional<double> ratio = model_speedup(model, report.candidate, report.baseline);
+    for (const OperatorPath& path : model.paths) {
+      out << "| " << model.name << " | " << model.shape << " | "
+          << markdown_cell(model.shared + "; weights " + format_bytes(model.weight_bytes)) << " | "
+          << path.name << " | " << path.launches << " | "
+          << (!path.valid() ? "INVALID, not timed"
+              : path.time   ? format_spread(*path.time)
+                            : "not timed")
+          << " | "
+          << (path.name == report.candidate && ratio ? "**" + format_ratio(*ratio) + "**" : "—")
+          << " | " << (path.device_bytes ? format_bytes(*path.device_bytes) : "—") << " |\n";
+    }
+  }
+  out << "\nThe gate: " << report.candidate << " VALID (its model gate passed), faster than "
+      << report.baseline << ", and no more device memory.\n\n";
+}
+
+Json path_json(const OperatorPath& path) {
+  Json gates = Json::array();
+  for (const OperatorGate& gate : path.gates)
+    gates.push(
+        Json::object().set("name", gate.name).set("passed", gate.passed).set("detail", gate.detail));
+  Json entry = Json::object()
+                   .set("name", path.name)
+                   .set("description", path.description)
+                   .set("launches", path.launches)
+                   .set("valid", path.valid())
+                   .set("gates", std::move(gates));
+  if (path.time)
+    entry.set("median_us", path.time->median)
+        .set("p10_us", path.time->p10)
+        .set("p90_us", path.time->p90);
+  if (path.device_bytes) entry.set("device_bytes", *path.device_bytes);
+  return entry;
+}
+
 }  // namespace
 
 std::string render_operator_markdown(const OperatorBenchReport& report) {
@@ -51,6 +93,11 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
   for (const OperatorMeasurement& op : report.operators)
     for (const OperatorPath& path : op.paths)
       out << "| " << op.name << " | " << op.shape << " | " << path.name << " | "
+          << (path.valid() ? "VALID" : "**INVALID**") << " | " << markdown_cell(gates_text(path))
+          << " |\n";
+  for (const ModelMeasurement& model : report.models)
+    for (const OperatorPath& path : model.paths)
+      out << "| " << model.name << " | " << model.shape << " | " << path.name << " | "
           << (path.valid() ? "VALID" : "**INVALID**") << " | " << markdown_cell(gates_text(path))
           << " |\n";
 
@@ -107,6 +154,7 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
     out << "\n";
   }
   out << "\n";
+  if (!report.models.empty()) render_models(report, out);
   const std::vector<std::string> misses = operator_target_misses(report);
   out << "## Targets\n\n";
   if (misses.empty()) out << "Every operator meets every target.\n";
@@ -125,23 +173,9 @@ Json operator_report_json(const OperatorBenchReport& report) {
   for (const OperatorMeasurement& op : report.operators) {
     Json paths = Json::array();
     for (const OperatorPath& path : op.paths) {
-      Json gates = Json::array();
-      for (const OperatorGate& gate : path.gates)
-        gates.push(Json::object()
-                       .set("name", gate.name)
-                       .set("passed", gate.passed)
-                       .set("detail", gate.detail));
-      Json entry = Json::object()
-                       .set("name", path.name)
-                       .set("description", path.description)
-                       .set("launches", path.launches)
-                       .set("valid", path.valid())
-                       .set("gates", std::move(gates));
+      Json entry = path_json(path);
       if (path.time)
-        entry.set("median_us", path.time->median)
-            .set("p10_us", path.time->p10)
-            .set("p90_us", path.time->p90)
-            .set("copy_bandwidth_fraction", operator_bandwidth_fraction(report, op, path));
+        entry.set("copy_bandwidth_fraction", operator_bandwidth_fraction(report, op, path));
       paths.push(std::move(entry));
     }
     Json framework = Json::array();
@@ -154,6 +188,20 @@ Json operator_report_json(const OperatorBenchReport& report) {
                        .set("floor_us", operator_floor_us(report, op))
                        .set("paths", std::move(paths))
                        .set("framework", std::move(framework)));
+  }
+  Json models = Json::array();
+  for (const ModelMeasurement& model : report.models) {
+    Json paths = Json::array();
+    for (const OperatorPath& path : model.paths) paths.push(path_json(path));
+    const std::optional<double> ratio = model_speedup(model, report.candidate, report.baseline);
+    Json entry = Json::object()
+                     .set("name", model.name)
+                     .set("shape", model.shape)
+                     .set("shared", model.shared)
+                     .set("weight_bytes", model.weight_bytes)
+                     .set("paths", std::move(paths));
+    if (ratio) entry.set("speedup", *ratio);
+    models.push(std::move(entry));
   }
   Json misses = Json::array(), not_merged = Json::array();
   for (const std::string& miss : operator_target_misses(report)) misses.push(miss);
@@ -172,6 +220,7 @@ Json operator_report_json(const OperatorBenchReport& report) {
       .set("baseline", report.baseline)
       .set("candidate", report.candidate)
       .set("operators", std::move(operators))
+      .set("models", std::move(models))
       .set("target_misses", std::move(misses))
       .set("not_merged", std::move(not_merged));
 }

@@ -1,5 +1,7 @@
 #include "cases/pangu/gpu/pangu_bench.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -7,7 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "cases/pangu/block_stack.h"
 #include "cases/pangu/framework_window.h"
+#include "cases/pangu/gpu/block_stack_gpu.h"
+#include "cases/pangu/model_gate.h"
+#include "kernels/gemm.h"
 #include "cases/pangu/layer_norm.h"
 #include "kernels/pangu/pangu_generic_kernels.h"
 #include "kernels/pangu/pangu_kernels.h"
@@ -33,11 +39,16 @@ using Buffer = DeviceBuffer<std::uint16_t>;
 constexpr int kCallsPerGraph = 24;
 constexpr std::int64_t kRotationBytes = std::int64_t{1} << 30;  // well past the L2 of any GPU
 constexpr const char* kTorchCompile = "torch.compile + CUDA graph";
+constexpr std::int64_t kStackBlocks = 2;  // one unshifted block, one shifted: Pangu's pair
 
 struct GridLevel {
-  std::int64_t z, lat, lon, width;
+  std::int64_t z, lat, lon, width, heads;
   std::int64_t tokens() const { return z * lat * lon; }
 };
+
+// The two real grids of Pangu-lite: its first level and the one after the patch merge.
+constexpr std::array<GridLevel, 2> kLevels = {GridLevel{8, 91, 180, 192, 6},
+                                              GridLevel{8, 46, 90, 384, 12}};
 
 Halves random_halves(std::size_t count, std::uint64_t seed, float scale) {
   std::mt19937_64 rng(seed);
@@ -306,6 +317,59 @@ class LevelBench {
   const BenchProgress& say_;
 };
 
+bool all_finite(const Halves& values) {
+  return std::all_of(values.begin(), values.end(),
+                     [](std::uint16_t v) { return std::isfinite(fp16_to_float(v)); });
+}
+
+// The end-to-end gate and the model gate at one real grid: the Pangu-lite block stack along both
+// paths over the same inputs and weights, native held to generic channel by channel.
+ModelMeasurement block_stack(const GridLevel& level, const Stream& stream,
+                             const BenchRequest& request, const BenchProgress& say) {
+  const pangu::BlockStack stack = pangu::make_block_stack(
+      pangu::alternating_windows(request.contracts_folder, level.z, level.lat, level.lon,
+                                 level.width, kStackBlocks),
+      level.heads, 31);
+  const Halves input = pangu::stack_input(stack, 32);
+  ModelMeasurement model;
+  model.name = "Pangu-lite block stack, " + std::to_string(kStackBlocks) + " blocks";
+  model.shape = shape_text(level);
+  model.shared = std::string("GEMMs ") + kernels::gemm_implementation() +
+                 ", window attention, bias + GELU, the closing residual add; " +
+                 std::to_string(level.heads) + " heads";
+  Halves generic_output;
+  for (const pangu::StackPath path : {pangu::StackPath::generic, pangu::StackPath::native}) {
+    say(model.name + " " + model.shape + ", " + pangu::path_name(path));
+    const StackRun run = time_gpu_block_stack(stack, path, input, stream, request.warmup_replays,
+                                              request.replays);
+    OperatorPath measured;
+    measured.name = pangu::path_name(path);
+    measured.description = path == pangu::StackPath::native
+                               ? "LayerNorm + gather, reverse gather, add + LayerNorm kernels"
+                               : "LayerNorm, pad, roll, index_select, add as separate kernels";
+    measured.launches = run.launches;
+    if (path == pangu::StackPath::generic) {
+      generic_output = run.output;
+      measured.gates.push_back({"finite", all_finite(run.output), "no NaN or infinity out"});
+    } else {
+      const pangu::ChannelComparison gate =
+          pangu::compare_channels(run.output, generic_output, stack.channels);
+      measured.gates.push_back({"model gate", gate.passed(), gate.summary()});
+    }
+    OperatorGate determinism = bitwise_gate("determinism", run.replayed, run.output);
+    determinism.detail = "graph replay against the first run: " + determinism.detail;
+    measured.gates.push_back(determinism);
+    if (measured.valid()) {
+      measured.us = run.us;
+      measured.time = summarize(run.us);
+    }
+    measured.device_bytes = run.activation_bytes + run.index_bytes;
+    model.weight_bytes = run.weight_bytes;
+    model.paths.push_back(std::move(measured));
+  }
+  return model;
+}
+
 // scripts/pangu-framework-bench.py --json: {"operators": [{"operator", "shape": [1, tokens, C],
 // "compile": {"median_us"}, "eager_graph": {"median_us"}}, ...]}, the operators named as here.
 void attach_framework_figures(const std::string& file, OperatorBenchReport& report) {
@@ -367,13 +431,15 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   report.copy_bandwidth = measure_copy_bandwidth(stream, kRotationBytes, 3, 20);
   report.launch_floor = measure_launch_floor(stream, kCallsPerGraph, request.warmup_replays,
                                              request.replays);
-  for (const GridLevel& level : {GridLevel{8, 91, 180, 192}, GridLevel{8, 46, 90, 384}}) {
+  for (const GridLevel& level : kLevels) {
     LevelBench bench(level, stream, request, say);
     report.operators.push_back(bench.layer_norm());
     report.operators.push_back(bench.add_layer_norm());
     report.operators.push_back(bench.gather(false));
     report.operators.push_back(bench.gather(true));
   }
+  for (const GridLevel& level : kLevels)
+    report.models.push_back(block_stack(level, stream, request, say));
   report.buffer_sets = static_cast<std::int64_t>(sets_for(report.operators.front().bytes));
   attach_framework_figures(request.framework_figures, report);
   return report;

@@ -1,0 +1,94 @@
+// The operator bench's result model and its renderings, without a GPU: the targets it checks
+// (copy bandwidth, the baseline ratio, the framework figure), an INVALID path as a finding, and
+// the end-to-end gate on a model (the candidate VALID, faster than the baseline, no more device
+// memory), in Markdown and JSON.
+#include "layoutcheck/bench/operator_report.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "layoutcheck/bench/statistics.h"
+#include "layoutcheck/report/operator_report_render.h"
+
+namespace layoutcheck {
+namespace {
+
+OperatorPath timed(const std::string& name, double us, std::optional<std::int64_t> bytes = {}) {
+  OperatorPath path;
+  path.name = name;
+  path.gates = {{"reference", true, "max 1 ulp"}};
+  path.us = {us, us, us};
+  path.time = summarize(path.us);
+  path.device_bytes = bytes;
+  return path;
+}
+
+// 1 GB/s copy: an operator of 1000 bytes has a floor of 1 µs.
+OperatorBenchReport report_with(double native_us, double generic_us) {
+  OperatorBenchReport report;
+  report.case_name = "pangu";
+  report.baseline = "generic";
+  report.candidate = "native";
+  report.copy_bandwidth.bytes_per_copy = 1000;
+  report.copy_bandwidth.copy_us = {1.0};
+  report.copy_bandwidth.copy = summarize(report.copy_bandwidth.copy_us);
+  OperatorMeasurement op{"LayerNorm", "[1,8,192]", 1000, {}, {}};
+  op.paths = {timed("generic", generic_us), timed("native", native_us)};
+  report.operators.push_back(op);
+  return report;
+}
+
+TEST(OperatorReport, TargetsAreCheckedAgainstTheFloorTheBaselineAndTheFramework) {
+  OperatorBenchReport report = report_with(1.1, 10.0);  // 91 % of copy BW, 9.1x
+  EXPECT_TRUE(operator_target_misses(report).empty());
+  report = report_with(2.0, 4.0);  // 50 %, 2x
+  const auto misses = operator_target_misses(report);
+  ASSERT_EQ(misses.size(), 2u);
+  EXPECT_NE(misses[0].find("of copy bandwidth"), std::string::npos) << misses[0];
+  EXPECT_NE(misses[1].find("2.00× generic"), std::string::npos) << misses[1];
+  report = report_with(1.1, 10.0);
+  report.targets.framework_mode = "torch.compile + CUDA graph";
+  report.operators[0].framework = {{"torch.compile + CUDA graph", 1.0}};
+  ASSERT_EQ(operator_target_misses(report).size(), 1u);
+  EXPECT_NE(operator_target_misses(report)[0].find("not faster than"), std::string::npos);
+  EXPECT_TRUE(operator_findings(report).empty()) << "a missed target is not a finding";
+}
+
+TEST(OperatorReport, AnInvalidPathIsAFindingNamingItsGate) {
+  OperatorBenchReport report = report_with(1.1, 10.0);
+  report.operators[0].paths[1].gates = {{"reference", false, "3 of 1536 differ"}};
+  const auto found = operator_findings(report);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0], "LayerNorm [1,8,192], path native is INVALID: reference: 3 of 1536 differ");
+}
+
+TEST(OperatorReport, EndToEndGateWantsTheCandidateFasterAndNoLarger) {
+  OperatorBenchReport report = report_with(1.1, 10.0);
+  ModelMeasurement model{"Pangu-lite block stack, 2 blocks", "[1,131040,192]", "GEMMs cuBLAS",
+                         4 << 20, {}};
+  model.paths = {timed("generic", 900, 600 << 20), timed("native", 700, 400 << 20)};
+  report.models.push_back(model);
+  EXPECT_TRUE(operator_findings(report).empty());
+  const std::string markdown = render_operator_markdown(report);
+  EXPECT_NE(markdown.find("## End-to-end gate"), std::string::npos);
+  EXPECT_NE(markdown.find("**1.29×**"), std::string::npos) << markdown;
+  const Json json = operator_report_json(report);
+  EXPECT_EQ(json["models"].items().size(), 1u);
+  EXPECT_NEAR(json["models"].items()[0]["speedup"].as_double(), 900.0 / 700.0, 1e-9);
+
+  report.models[0].paths[1] = timed("native", 950, 700 << 20);
+  const auto found = operator_findings(report);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_NE(found[0].find("end-to-end gate failed: native is 0.95× generic, not faster"),
+            std::string::npos)
+      << found[0];
+  EXPECT_NE(found[1].find("device memory"), std::string::npos) << found[1];
+
+  report.models[0].paths[1].gates = {{"model gate", false, "channel 3 out of order"}};
+  ASSERT_EQ(operator_findings(report).size(), 1u);
+  EXPECT_NE(operator_findings(report)[0].find("INVALID: model gate"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace layoutcheck
