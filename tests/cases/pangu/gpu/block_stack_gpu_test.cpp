@@ -100,7 +100,9 @@ TEST(PanguBlockStackGpu, NativeMatchesGenericAtBothRealGrids) {
     EXPECT_TRUE(gate.passed()) << gate.summary();
     EXPECT_EQ(native.replayed, native.output) << "the graph's replay differs from the first run";
     EXPECT_EQ(generic.replayed, generic.output);
-    EXPECT_LT(native.activation_bytes, generic.activation_bytes);
+    // The MLP's activations set both peaks; the maps are int32 beside the framework's int64.
+    EXPECT_LE(native.activation_bytes, generic.activation_bytes);
+    EXPECT_LT(native.index_bytes, generic.index_bytes);
     EXPECT_LT(native.launches, generic.launches);
   }
 }
