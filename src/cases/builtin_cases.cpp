@@ -5,6 +5,7 @@
 #include "cases/pangu/add_layer_norm_case.h"
 #include "cases/pangu/layer_norm_case.h"
 #include "cases/pangu/layer_norm_gather_case.h"
+#include "cases/pangu/operator_gate.h"
 #include "cases/pangu/window_gather_case.h"
 #include "cases/pangu/window_reverse_case.h"
 #include "cases/rope/rope_case.h"
@@ -21,6 +22,7 @@ void register_builtin_cases(CaseRegistry& registry) {
   registry.add(make_pangu_layer_norm_case());
   registry.add(make_pangu_add_layer_norm_case());
   registry.add(make_pangu_layer_norm_gather_case());
+  pangu::register_pangu_gates();
 }
 
 }  // namespace layoutcheck

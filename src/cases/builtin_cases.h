@@ -5,7 +5,7 @@
 
 namespace layoutcheck {
 
-// Adds every shipped case to `registry` (idempotent).
+// Adds every shipped case to `registry`, and their merge gates to CaseGateRegistry (idempotent).
 void register_builtin_cases(CaseRegistry& registry = CaseRegistry::instance());
 
 }  // namespace layoutcheck

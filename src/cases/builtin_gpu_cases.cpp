@@ -7,13 +7,15 @@
 #include "cases/gdn/bench/gdn_bench_options.h"
 #include "cases/gdn/gpu/gdn_decode_bench.h"
 #include "cases/gdn/gpu/recurrent_abi_binding.h"
+#include "cases/pangu/gpu/operator_gate_gpu.h"
 #include "cases/pangu/gpu/pangu_bench.h"
+#include "layoutcheck/cases/gate_report.h"
 #include "cases/rope/gpu/rope_abi_binding.h"
 
 namespace layoutcheck {
 
 // One line per ABI with a GPU binding (GDN's decode ABI, gdn_decode_v1, has its own path: `run`
-// with a version-1 manifest), one per case with a bench.
+// with a version-1 manifest), one per case with a bench, one per case with gates' device half.
 void register_builtin_gpu_cases(gpu::AbiBindingRegistry& registry,
                                 gpu::CaseBenchRegistry& benches) {
   registry.add(gpu::gdn_recurrent_abi_binding());
@@ -22,6 +24,7 @@ void register_builtin_gpu_cases(gpu::AbiBindingRegistry& registry,
                  return gpu::run_gdn_decode_bench(gdn_bench_options(request), progress);
                }});
   benches.add({"pangu-layernorm", nullptr, gpu::run_pangu_bench});
+  CaseGateRegistry::instance().set_device("pangu", gpu::pangu_device_gates);
 }
 
 }  // namespace layoutcheck

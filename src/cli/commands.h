@@ -1,6 +1,6 @@
 // The subcommands. Each lives in its own <name>_command.cpp: an options struct, a setup function
 // that binds flags on its CLI11 subcommand, and a run function that does the work and returns the
-// exit code (0 clean, 1 findings, 2 usage or input error).
+// exit code (0 clean, 1 findings, 2 usage or input error; gate also 3, incomplete).
 #pragma once
 
 #include <functional>
@@ -24,5 +24,6 @@ Command setup_bench_command(CLI::App& parent);
 Command setup_codegen_command(CLI::App& parent);
 Command setup_cases_command(CLI::App& parent);
 Command setup_profile_command(CLI::App& parent);
+Command setup_gate_command(CLI::App& parent);
 
 }  // namespace layoutcheck::cli

@@ -1,0 +1,114 @@
+// `layoutcheck gate` as a user meets it: an illegal call is a clear error and exit 2 before
+// anything is launched, on any build; a legal one without a GPU is "not run", exit 3 (never a
+// pass); the whole Pangu gate on the host refuses every illegal input, passes the CPU model gate
+// and reads INCOMPLETE, not clean, when the GPU checks could not run.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_runner.h"
+#include "layoutcheck/render/json.h"
+
+namespace {
+
+using layoutcheck::Json;
+using layoutcheck::testing::CliResult;
+using layoutcheck::testing::run_cli;
+
+bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+CliResult gate_call(const std::vector<std::string>& call) {
+  std::vector<std::string> args = {"gate", "--case", "pangu"};
+  for (const std::string& item : call) {
+    args.push_back("--call");
+    args.push_back(item);
+  }
+  return run_cli(args);
+}
+
+TEST(GateCommand, EachIllegalCallIsAnInputErrorNamingWhatIsWrong) {
+  struct Illegal {
+    std::vector<std::string> call;
+    std::string says;
+  };
+  const std::vector<Illegal> illegal = {
+      {{"operator=layernorm", "shape=1,131040,191"}, "rows of 191 channels"},
+      {{"operator=layernorm", "shape=1,1024,256"}, "192, 384 and 768"},
+      {{"operator=layernorm", "shape=1,1024,96"}, "rows of 96 channels"},
+      {{"operator=layernorm", "shape=1,1024,192", "dtype=fp32"}, "x is fp32, not fp16"},
+      {{"operator=add-layernorm", "shape=1,1024,384", "dtype=bf16"}, "is bf16, not fp16"},
+      {{"operator=gather", "grid=8,91,180", "width=192", "map_dtype=i64"}, "is i64, not i32"},
+      {{"operator=gather", "grid=8,91,180", "width=192", "map_entry=5:131040"},
+       "entry 5 is 131040, outside [-1, 131040)"},
+      {{"operator=reverse", "grid=8,46,90", "width=384", "shifted=1", "map_entry=0:-2"},
+       "entry 0 is -2"},
+      {{"operator=gather", "grid=8,91,180", "width=192", "map_length=138239"},
+       "138239 slots are not whole windows of 144"},
+      {{"operator=layernorm-gather", "grid=8,91,180", "width=256"}, "rows of 256 channels"},
+  };
+  for (const Illegal& input : illegal) {
+    const CliResult result = gate_call(input.call);
+    SCOPED_TRACE(input.call[0] + " " + input.call[1]);
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_TRUE(contains(result.output, "error[operator-input]")) << result.output;
+    EXPECT_TRUE(contains(result.output, input.says)) << result.output;
+  }
+}
+
+TEST(GateCommand, MalformedCallsAreUsageErrors) {
+  for (const std::vector<std::string>& call :
+       {std::vector<std::string>{"shape=1,2,192"}, {"operator=softmax", "shape=1,2,192"},
+        {"operator=layernorm", "shape=1,2"}, {"operator=layernorm", "shape=1,x,192"},
+        {"operator=gather", "width=192"}, {"operator=layernorm", "shape=1,2,192", "colour=red"},
+        {"operator=gather", "grid=8,91,180", "width=192", "map_entry=999999999:0"},
+        {"operator=layernorm", "shape=99999,99999,99999"}}) {
+    const CliResult result = gate_call(call);
+    EXPECT_EQ(result.exit_code, 2) << call.back() << "\n" << result.output;
+    EXPECT_TRUE(contains(result.output, "error[usage]")) << result.output;
+  }
+  const CliResult unknown = run_cli({"gate", "--case", "gdn"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.output, "gated: pangu")) << unknown.output;
+}
+
+TEST(GateCommand, HostGatesRefuseEveryIllegalInputAndNeverReadCleanWithoutTheGpuChecks) {
+  const CliResult result = run_cli({"gate", "--case", "pangu", "--json"});
+  const Json report = Json::parse(result.output.substr(0, result.output.rfind('}') + 1));
+  std::int64_t illegal = 0, model_passed = 0;
+  for (const Json& check : report["checks"].items()) {
+    if (check["kind"].as_string() == "illegal") {
+      ++illegal;
+      EXPECT_EQ(check["outcome"].as_string(), "passed") << check["subject"].as_string();
+      EXPECT_TRUE(contains(check["detail"].as_string(), "refused")) << check["detail"].as_string();
+    }
+    if (check["kind"].as_string() == "CPU model")
+      model_passed += check["outcome"].as_string() == "passed";
+  }
+  EXPECT_GE(illegal, 17);
+  EXPECT_EQ(model_passed, 1);
+  EXPECT_EQ(report["failed"].as_int(), 0) << result.output;
+  if (contains(report["device"].as_string(), "none")) {
+    EXPECT_EQ(result.exit_code, 3) << result.output;
+    EXPECT_EQ(report["verdict"].as_string(), "INCOMPLETE");
+    EXPECT_GT(report["not_run"].as_int(), 40);
+  } else {
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_EQ(report["verdict"].as_string(), "clean");
+  }
+}
+
+TEST(GateCommand, ALegalCallRunsOnTheGpuOrIsNotRun) {
+  const CliResult result = gate_call({"operator=layernorm", "shape=1,5,192"});
+  if (contains(result.output, "device: none")) {
+    EXPECT_EQ(result.exit_code, 3) << result.output;
+    EXPECT_TRUE(contains(result.output, "not run")) << result.output;
+  } else {
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_TRUE(contains(result.output, "**clean**")) << result.output;
+  }
+}
+
+}  // namespace
