@@ -66,6 +66,13 @@ TEST(OperatorGate, ComparisonAllowsTwoUlpOnLayerNormsAndNothingOnGathers) {
   auto off = moved;
   off[0][3] ^= 1;
   EXPECT_EQ(compare_gate_outputs(gather, off, moved).outcome, GateOutcome::failed);
+  // Another NaN payload is still NaN; a number where NaN belongs is not.
+  moved[0][5] = 0x7e00;
+  off = moved;
+  off[0][5] = 0x7fff;
+  EXPECT_EQ(compare_gate_outputs(gather, off, moved).outcome, GateOutcome::passed);
+  off[0][5] = 0x3c00;
+  EXPECT_EQ(compare_gate_outputs(gather, off, moved).outcome, GateOutcome::failed);
 }
 
 }  // namespace
