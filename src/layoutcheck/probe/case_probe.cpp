@@ -78,17 +78,58 @@ class Subject {
   std::int64_t runs_ = 0;
 };
 
+// One unit in the last place of `dtype` at `value`: the step a rounding may move an output by.
+// Integers change exactly or not at all.
+double ulp_at(DType dtype, double value) {
+  int mantissa = 0, min_exponent = 0;
+  switch (dtype) {
+    case DType::fp16: mantissa = 10, min_exponent = -14; break;
+    case DType::bf16: mantissa = 7, min_exponent = -126; break;
+    case DType::fp32: mantissa = 23, min_exponent = -126; break;
+    case DType::fp64: mantissa = 52, min_exponent = -1022; break;
+    default: return 0;
+  }
+  if (!std::isfinite(value)) return 0;
+  const int exponent = value == 0 ? min_exponent : std::max(std::ilogb(value), min_exponent);
+  return std::ldexp(1.0, exponent - mantissa);
+}
+
 // What one run changed in the buffers a runner writes, against its base run: the logical output
-// elements and the differences, sorted, so two responses compare as sets and as values.
+// elements, the differences and each element's rounding step, sorted, so two responses compare
+// as sets and as values.
 struct Response {
   std::vector<OutputKey> where;
   std::vector<double> delta;
+  std::vector<double> ulp;
   bool empty() const { return where.empty(); }
+  // The outputs changed by more than a few rounding steps: a kernel that rounds where the
+  // reference does not (fp32 statistics, a centred row kept in fp16) moves an output by a step or
+  // two in one run and none in the other, and that is not a dependence.
+  std::vector<OutputKey> beyond_rounding() const {
+    std::vector<OutputKey> keys;
+    for (std::size_t i = 0; i < where.size(); ++i)
+      if (std::abs(delta[i]) > kRoundingSteps * ulp[i]) keys.push_back(where[i]);
+    return keys;
+  }
+  static constexpr double kRoundingSteps = 4;
 };
+
+// Two responses change the same outputs up to rounding: every output one changes beyond
+// rounding, the other changes too.
+bool same_outputs_up_to_rounding(const Response& a, const Response& b) {
+  const auto within = [](const std::vector<OutputKey>& strong, const std::vector<OutputKey>& all) {
+    return std::includes(all.begin(), all.end(), strong.begin(), strong.end());
+  };
+  return within(a.beyond_rounding(), b.where) && within(b.beyond_rounding(), a.where);
+}
 
 Response response(const Subject& subject, const std::vector<HostBuffer>& base,
                   const std::vector<HostBuffer>& now) {
-  std::vector<std::pair<OutputKey, double>> changed;
+  struct Change {
+    OutputKey key;
+    double delta, ulp;
+  };
+  std::vector<Change> changed;
   for (std::size_t b = 0; b < base.size(); ++b) {
     if (now[b].bytes.size() != base[b].bytes.size())
       throw std::runtime_error("the runner resized buffer '" + base[b].name + "'");
@@ -96,24 +137,34 @@ Response response(const Subject& subject, const std::vector<HostBuffer>& base,
     for (std::int64_t i = 0; i < n; ++i) {
       if (base[b].bits(i) == now[b].bits(i)) continue;
       const double delta = now[b].value(i) - base[b].value(i);
-      changed.emplace_back(subject.key(b, i), std::isfinite(delta) ? delta : 1e300);
+      changed.push_back({subject.key(b, i), std::isfinite(delta) ? delta : 1e300,
+                         ulp_at(base[b].dtype, base[b].value(i))});
     }
   }
-  std::sort(changed.begin(), changed.end());
+  std::sort(changed.begin(), changed.end(),
+            [](const Change& a, const Change& b) { return a.key < b.key; });
   Response r;
-  for (auto& [key, delta] : changed) {
-    r.where.push_back(key);
-    r.delta.push_back(delta);
+  for (const Change& change : changed) {
+    r.where.push_back(change.key);
+    r.delta.push_back(change.delta);
+    r.ulp.push_back(change.ulp);
   }
   return r;
 }
 
-// max |a - b| / max |b|: how far one response is from another of the same outputs.
+// max |a - b| / max |b| over the outputs either changes (an output one leaves alone changed by
+// 0): how far one response is from another.
 double distance(const Response& a, const Response& b) {
   double miss = 0, scale = 0;
-  for (std::size_t i = 0; i < a.delta.size(); ++i) {
-    miss = std::max(miss, std::abs(a.delta[i] - b.delta[i]));
-    scale = std::max(scale, std::abs(b.delta[i]));
+  std::size_t i = 0, j = 0;
+  while (i < a.where.size() || j < b.where.size()) {
+    const bool take_a = j == b.where.size() || (i < a.where.size() && a.where[i] <= b.where[j]);
+    const bool take_b = i == a.where.size() || (j < b.where.size() && b.where[j] <= a.where[i]);
+    const double da = take_a ? a.delta[i] : 0, db = take_b ? b.delta[j] : 0;
+    miss = std::max(miss, std::abs(da - db));
+    scale = std::max(scale, std::abs(db));
+    i += take_a;
+    j += take_b;
   }
   return scale > 0 ? miss / scale : (miss > 0 ? 1e300 : 0);
 }
@@ -305,9 +356,14 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
   }
 
   // The reference's responses by the set of outputs they change: the candidates for a kernel's.
+  // And by each output they change, for the responses that agree only up to rounding.
   std::map<std::vector<OutputKey>, std::vector<std::size_t>> by_set;
+  std::map<OutputKey, std::vector<std::size_t>> by_output;
   for (std::size_t p = 0; p < points.size(); ++p)
-    if (!reference_responses[p].empty()) by_set[reference_responses[p].where].push_back(p);
+    if (!reference_responses[p].empty()) {
+      by_set[reference_responses[p].where].push_back(p);
+      for (const OutputKey& key : reference_responses[p].where) by_output[key].push_back(p);
+    }
 
   const Contract& producer = setup.producer;
   ReadMap reads;
@@ -320,8 +376,20 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
   for (std::size_t p = 0; p < points.size(); ++p) {
     const Response& seen = kernel_responses[p];
     if (seen.empty()) continue;  // the kernel does not read this offset
-    const auto found = by_set.find(seen.where);
-    if (found == by_set.end()) {
+    // The reference elements changing the same outputs, or the same up to those a rounding
+    // step moved in one run and not in the other.
+    const std::vector<std::size_t>* candidates = nullptr;
+    std::vector<std::size_t> near;
+    if (const auto exact = by_set.find(seen.where); exact != by_set.end()) {
+      candidates = &exact->second;
+    } else if (const std::vector<OutputKey> beyond = seen.beyond_rounding(); !beyond.empty()) {
+      if (const auto sharing = by_output.find(beyond.front()); sharing != by_output.end())
+        for (const std::size_t candidate : sharing->second)
+          if (same_outputs_up_to_rounding(seen, reference_responses[candidate]))
+            near.push_back(candidate);
+      if (!near.empty()) candidates = &near;
+    }
+    if (candidates == nullptr) {
       ++verdict.dependence_mismatches;
       verdict.add("dependence", request.buffer,
                   where(points[p]) + " (" +
@@ -332,14 +400,14 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
     }
     // Among the elements whose response changes the same outputs, the one within tolerance.
     std::vector<std::size_t> close;
-    for (std::size_t candidate : found->second)
+    for (std::size_t candidate : *candidates)
       if (distance(seen, reference_responses[candidate]) <= request.tolerance)
         close.push_back(candidate);
     std::size_t chosen;
     if (close.size() == 1) {
       chosen = close.front();
-    } else if (close.empty() && found->second.size() == 1) {
-      chosen = found->second.front();  // named by the outputs alone; the values are off
+    } else if (close.empty() && candidates->size() == 1) {
+      chosen = candidates->front();  // named by the outputs alone; the values are off
       ++value_deviations;
     } else {
       ++verdict.unresolved;
@@ -347,7 +415,7 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
                   where(points[p]) + ": its response " +
                       (close.empty() ? std::string("matches none of ")
                                      : "matches " + std::to_string(close.size()) + " of ") +
-                      std::to_string(found->second.size()) +
+                      std::to_string(candidates->size()) +
                       " reference elements changing the same outputs");
       continue;
     }
