@@ -1,5 +1,5 @@
-// Pangu's LayerNorm family and window gather (pangu_kernels.h). One wave per row, kRowsPerBlock
-// rows per block; each lane keeps its share of the row in registers (16-byte pieces), so the row is
+// Pangu's LayerNorm family and window gather (pangu_kernels.h). One wave per row (kRowsPerWave
+// rows at once for the LayerNorm and LayerNorm + gather), kRowsPerBlock waves per block; each lane keeps its share of the row in registers (16-byte pieces), so the row is
 // read once: the mean by a wave sum, then the spread about it by a second wave sum of the same
 // registers (two passes over registers, not memory: a row of mean 1000 and spread 0.01 keeps its
 // digits, which sum-of-squares would lose). Wave-size agnostic: a lane's share is its pieces
@@ -23,6 +23,10 @@ namespace {
 
 constexpr float kEpsilon = 1e-5f;  // torch.nn.LayerNorm's default
 constexpr int kRowsPerBlock = 4;
+// Rows a wave of the LayerNorm and LayerNorm + gather kernels holds at once: both rows' loads are
+// in flight together, where one row a wave left too few bytes in flight to reach the copy
+// bandwidth (add + LayerNorm, reading two inputs a row, reaches it with one).
+constexpr int kRowsPerWave = 2;
 constexpr int kGatherThreads = 256;
 
 // The hardware's fp16 conversions (round to nearest even, as the project's own in fp16.h, which
@@ -88,7 +92,7 @@ __device__ inline void store_row(uint4* row, const LaneShare<kWidth>& share) {
   }
 }
 
-__device__ inline long long row_of_wave() {
+__device__ inline long long global_wave() {
   return static_cast<long long>(blockIdx.x) * kRowsPerBlock +
          static_cast<long long>(threadIdx.x) / wave::kWaveSize;
 }
@@ -96,19 +100,22 @@ __device__ inline long long row_of_wave() {
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
     pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
-  const long long r = row_of_wave();
-  if (r >= rows) return;  // a whole wave leaves together: the sums stay within live waves
-  LaneShare<kWidth> share;
-  load_row<kWidth>(x + r * (kWidth / 8), share);
-  normalise<kWidth>(share);
-  store_row<kWidth>(out + r * (kWidth / 8), share);
+  const long long first = global_wave() * kRowsPerWave;
+  if (first >= rows) return;  // a whole wave leaves together: the sums stay within live waves
+  LaneShare<kWidth> share[kRowsPerWave];
+  for (int j = 0; j < kRowsPerWave; ++j)
+    if (first + j < rows) load_row<kWidth>(x + (first + j) * (kWidth / 8), share[j]);
+  for (int j = 0; j < kRowsPerWave && first + j < rows; ++j) {
+    normalise<kWidth>(share[j]);
+    store_row<kWidth>(out + (first + j) * (kWidth / 8), share[j]);
+  }
 }
 
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
     pangu_add_layer_norm_kernel(const uint4* residual, const uint4* branch, uint4* residual_out,
                                 uint4* out, long long rows) {
-  const long long r = row_of_wave();
+  const long long r = global_wave();
   if (r >= rows) return;
   LaneShare<kWidth> a, b;
   load_row<kWidth>(residual + r * (kWidth / 8), a);
@@ -124,38 +131,58 @@ __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
     pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
-  const long long s = row_of_wave();
-  if (s >= slots) return;
-  const int token = map[s];
-  uint4* to = out + s * (kWidth / 8);
-  if (token < 0) {
-    for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
-      to[piece] = make_uint4(0u, 0u, 0u, 0u);
-    return;
+  const long long first = global_wave() * kRowsPerWave;
+  if (first >= slots) return;
+  int token[kRowsPerWave];
+  for (int j = 0; j < kRowsPerWave; ++j) token[j] = first + j < slots ? map[first + j] : -1;
+  LaneShare<kWidth> share[kRowsPerWave];
+  for (int j = 0; j < kRowsPerWave; ++j)
+    if (token[j] >= 0) load_row<kWidth>(x + static_cast<long long>(token[j]) * (kWidth / 8), share[j]);
+  for (int j = 0; j < kRowsPerWave && first + j < slots; ++j) {
+    uint4* to = out + (first + j) * (kWidth / 8);
+    if (token[j] < 0) {
+      for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
+        to[piece] = make_uint4(0u, 0u, 0u, 0u);
+      continue;
+    }
+    normalise<kWidth>(share[j]);
+    store_row<kWidth>(to, share[j]);
   }
-  LaneShare<kWidth> share;
-  load_row<kWidth>(x + static_cast<long long>(token) * (kWidth / 8), share);
-  normalise<kWidth>(share);
-  store_row<kWidth>(to, share);
 }
 
-// One thread per 16-byte piece of a slot: copies it from the token the map names, or zeros.
+// Two 16-byte pieces per thread, `stride` apart: both pieces' map and token loads are in flight
+// together (one piece per thread leaves the memory system waiting on the map load before the
+// copy). Each copies its piece from the token the map names, or writes zeros.
 __global__ void __launch_bounds__(kGatherThreads)
     pangu_gather_kernel(const uint4* x, const int* map, uint4* out, unsigned int total,
                         unsigned int pieces_per_token) {
   // 32-bit index arithmetic (the host checks the pieces fit): a 64-bit division per piece costs
   // more than the copy.
-  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
-       i += gridDim.x * blockDim.x) {
-    const unsigned int slot = i / pieces_per_token, piece = i - slot * pieces_per_token;
-    const int token = map[slot];
-    out[i] = token < 0 ? make_uint4(0u, 0u, 0u, 0u)
-                       : x[static_cast<unsigned long long>(token) * pieces_per_token + piece];
+  const unsigned int stride = gridDim.x * blockDim.x;
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += 2 * stride) {
+    const unsigned int j = i + stride;
+    const bool second = j < total;
+    const unsigned int slot_i = i / pieces_per_token, slot_j = j / pieces_per_token;
+    const int token_i = map[slot_i];
+    const int token_j = second ? map[slot_j] : -1;
+    const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
+    const uint4 a =
+        token_i < 0 ? zero
+                    : x[static_cast<unsigned long long>(token_i) * pieces_per_token + i -
+                        slot_i * pieces_per_token];
+    const uint4 b =
+        token_j < 0 ? zero
+                    : x[static_cast<unsigned long long>(token_j) * pieces_per_token + j -
+                        slot_j * pieces_per_token];
+    out[i] = a;
+    if (second) out[j] = b;
   }
 }
 
-unsigned blocks_for(std::int64_t rows) {
-  return static_cast<unsigned>((rows + kRowsPerBlock - 1) / kRowsPerBlock);
+// Blocks for `rows` rows at `rows_per_wave` rows a wave.
+unsigned blocks_for(std::int64_t rows, int rows_per_wave = 1) {
+  const std::int64_t per_block = std::int64_t{kRowsPerBlock} * rows_per_wave;
+  return static_cast<unsigned>((rows + per_block - 1) / per_block);
 }
 
 unsigned row_threads() {
@@ -189,7 +216,7 @@ void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t r
                       std::int64_t width, hipStream_t stream) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
-    pangu_layer_norm_kernel<W><<<blocks_for(rows), row_threads(), 0, stream>>>(
+    pangu_layer_norm_kernel<W><<<blocks_for(rows, kRowsPerWave), row_threads(), 0, stream>>>(
         reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out), rows);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm<" + std::to_string(W) + ">").c_str());
   });
@@ -212,7 +239,7 @@ void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, st
                              std::int64_t slots, std::int64_t width, hipStream_t stream) {
   with_width(width, [&]<int W>() {
     if (slots <= 0) return;
-    pangu_layer_norm_gather_kernel<W><<<blocks_for(slots), row_threads(), 0, stream>>>(
+    pangu_layer_norm_gather_kernel<W><<<blocks_for(slots, kRowsPerWave), row_threads(), 0, stream>>>(
         reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm_gather<" + std::to_string(W) + ">").c_str());
   });
@@ -226,11 +253,12 @@ void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t
   if (slots <= 0) return;
   const long long pieces = width / 8;
   const long long total = slots * pieces;
-  if (total > 0xffffffffLL - kGatherThreads)
+  if (total > 0x7fffffffLL)
     throw std::invalid_argument("pangu_gather: " + std::to_string(total) +
                                 " 16-byte pieces do not fit the kernel's 32-bit indices");
+  // Half a thread per piece: each thread copies two.
   const unsigned blocks = static_cast<unsigned>(
-      std::min<long long>((total + kGatherThreads - 1) / kGatherThreads, 1 << 16));
+      std::min<long long>((total + 2 * kGatherThreads - 1) / (2 * kGatherThreads), 1 << 16));
   pangu_gather_kernel<<<blocks, kGatherThreads, 0, stream>>>(
       reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out),
       static_cast<unsigned int>(total), static_cast<unsigned int>(pieces));
