@@ -1,5 +1,5 @@
-// Pangu's LayerNorm family and window gather (pangu_kernels.h). One wave per row (kRowsPerWave
-// rows at once for the LayerNorm and LayerNorm + gather), kRowsPerBlock waves per block; each lane keeps its share of the row in registers (16-byte pieces), so the row is
+// Pangu's LayerNorm family and window gather (pangu_kernels.h). One wave per row, kRowsPerBlock
+// rows per block; each lane keeps its share of the row in registers (16-byte pieces), so the row is
 // read once: the mean by a wave sum, then the spread about it by a second wave sum of the same
 // registers (two passes over registers, not memory: a row of mean 1000 and spread 0.01 keeps its
 // digits, which sum-of-squares would lose). Wave-size agnostic: a lane's share is its pieces
@@ -23,10 +23,6 @@ namespace {
 
 constexpr float kEpsilon = 1e-5f;  // torch.nn.LayerNorm's default
 constexpr int kRowsPerBlock = 4;
-// Rows a wave of the LayerNorm and LayerNorm + gather kernels holds at once: both rows' loads are
-// in flight together, where one row a wave left too few bytes in flight to reach the copy
-// bandwidth (add + LayerNorm, reading two inputs a row, reaches it with one).
-constexpr int kRowsPerWave = 2;
 constexpr int kGatherThreads = 256;
 
 // The hardware's fp16 conversions (round to nearest even, as the project's own in fp16.h, which
@@ -92,7 +88,7 @@ __device__ inline void store_row(uint4* row, const LaneShare<kWidth>& share) {
   }
 }
 
-__device__ inline long long global_wave() {
+__device__ inline long long row_of_wave() {
   return static_cast<long long>(blockIdx.x) * kRowsPerBlock +
          static_cast<long long>(threadIdx.x) / wave::kWaveSize;
 }
@@ -100,22 +96,19 @@ __device__ inline long long global_wave() {
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
     pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
-  const long long first = global_wave() * kRowsPerWave;
-  if (first >= rows) return;  // a whole wave leaves together: the sums stay within live waves
-  LaneShare<kWidth> share[kRowsPerWave];
-  for (int j = 0; j < kRowsPerWave; ++j)
-    if (first + j < rows) load_row<kWidth>(x + (first + j) * (kWidth / 8), share[j]);
-  for (int j = 0; j < kRowsPerWave && first + j < rows; ++j) {
-    normalise<kWidth>(share[j]);
-    store_row<kWidth>(out + (first + j) * (kWidth / 8), share[j]);
-  }
+  const long long r = row_of_wave();
+  if (r >= rows) return;  // a whole wave leaves together: the sums stay within live waves
+  LaneShare<kWidth> share;
+  load_row<kWidth>(x + r * (kWidth / 8), share);
+  normalise<kWidth>(share);
+  store_row<kWidth>(out + r * (kWidth / 8), share);
 }
 
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
     pangu_add_layer_norm_kernel(const uint4* residual, const uint4* branch, uint4* residual_out,
                                 uint4* out, long long rows) {
-  const long long r = global_wave();
+  const long long r = row_of_wave();
   if (r >= rows) return;
   LaneShare<kWidth> a, b;
   load_row<kWidth>(residual + r * (kWidth / 8), a);
@@ -131,23 +124,19 @@ __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
 template <int kWidth>
 __global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
     pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
-  const long long first = global_wave() * kRowsPerWave;
-  if (first >= slots) return;
-  int token[kRowsPerWave];
-  for (int j = 0; j < kRowsPerWave; ++j) token[j] = first + j < slots ? map[first + j] : -1;
-  LaneShare<kWidth> share[kRowsPerWave];
-  for (int j = 0; j < kRowsPerWave; ++j)
-    if (token[j] >= 0) load_row<kWidth>(x + static_cast<long long>(token[j]) * (kWidth / 8), share[j]);
-  for (int j = 0; j < kRowsPerWave && first + j < slots; ++j) {
-    uint4* to = out + (first + j) * (kWidth / 8);
-    if (token[j] < 0) {
-      for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
-        to[piece] = make_uint4(0u, 0u, 0u, 0u);
-      continue;
-    }
-    normalise<kWidth>(share[j]);
-    store_row<kWidth>(to, share[j]);
+  const long long s = row_of_wave();
+  if (s >= slots) return;
+  const int token = map[s];
+  uint4* to = out + s * (kWidth / 8);
+  if (token < 0) {
+    for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
+      to[piece] = make_uint4(0u, 0u, 0u, 0u);
+    return;
   }
+  LaneShare<kWidth> share;
+  load_row<kWidth>(x + static_cast<long long>(token) * (kWidth / 8), share);
+  normalise<kWidth>(share);
+  store_row<kWidth>(to, share);
 }
 
 // Two 16-byte pieces per thread, `stride` apart: both pieces' map and token loads are in flight
@@ -179,10 +168,8 @@ __global__ void __launch_bounds__(kGatherThreads)
   }
 }
 
-// Blocks for `rows` rows at `rows_per_wave` rows a wave.
-unsigned blocks_for(std::int64_t rows, int rows_per_wave = 1) {
-  const std::int64_t per_block = std::int64_t{kRowsPerBlock} * rows_per_wave;
-  return static_cast<unsigned>((rows + per_block - 1) / per_block);
+unsigned blocks_for(std::int64_t rows) {
+  return static_cast<unsigned>((rows + kRowsPerBlock - 1) / kRowsPerBlock);
 }
 
 unsigned row_threads() {
@@ -216,7 +203,7 @@ void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t r
                       std::int64_t width, hipStream_t stream) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
-    pangu_layer_norm_kernel<W><<<blocks_for(rows, kRowsPerWave), row_threads(), 0, stream>>>(
+    pangu_layer_norm_kernel<W><<<blocks_for(rows), row_threads(), 0, stream>>>(
         reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out), rows);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm<" + std::to_string(W) + ">").c_str());
   });
@@ -239,7 +226,7 @@ void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, st
                              std::int64_t slots, std::int64_t width, hipStream_t stream) {
   with_width(width, [&]<int W>() {
     if (slots <= 0) return;
-    pangu_layer_norm_gather_kernel<W><<<blocks_for(slots, kRowsPerWave), row_threads(), 0, stream>>>(
+    pangu_layer_norm_gather_kernel<W><<<blocks_for(slots), row_threads(), 0, stream>>>(
         reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm_gather<" + std::to_string(W) + ">").c_str());
   });
