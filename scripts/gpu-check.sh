@@ -3,8 +3,8 @@
 # configure and build with the CUDA backend, run the GPU tests (every path against the fp64
 # reference, GPU probes, adapters, ported kernels and mutants), compute-sanitizer memcheck,
 # racecheck and synccheck on a reduced set of tests, `layoutcheck run` on every shipped port and
-# mutant (probes/*/*.yaml), and, when asked, the GDN timing report (step bench) and the Pangu
-# operator bench beside PyTorch's figures on the same GPU (step pangu). Logs are packed into
+# mutant (probes/*/*.yaml), and, when asked, the GDN timing report (step bench) and Pangu's gates
+# and operator bench beside PyTorch's figures on the same GPU (step pangu). Logs are packed into
 # $OUT/gpu-check-logs.tar.gz; a short table is printed last.
 #   bash scripts/gpu-check.sh
 #   GPU_CHECK_STEPS="build tests" bash scripts/gpu-check.sh   (steps: build tests sanitize cli
@@ -119,8 +119,11 @@ if wants bench; then
 fi
 
 if wants pangu; then
-  # PyTorch's figures first (torch.compile and eager, each in a CUDA graph), then the bench beside
+  # The merge gates on the kernels (operator inputs, the block stack's model and end-to-end
+  # gates), then PyTorch's figures (torch.compile and eager, each in a CUDA graph), then the bench beside
   # them: one run, one GPU.
+  step pangu_gate 300 "$cli" gate --case pangu --out "$logs/pangu-gate.md"
+  cp "$logs/pangu-gate.md" "$OUT/pangu-gate.md" 2>/dev/null
   step pangu_framework 420 python3 scripts/pangu-framework-bench.py --json "$logs/framework.json"
   step pangu_bench 420 "$cli" bench --case pangu --framework "$logs/framework.json" \
     --out "$logs/pangu"

@@ -16,11 +16,13 @@
 #            the shifted windows, the data-movement probe of the window gather (and of a mutant
 #            rolling the wrong axes), of the window reverse (and one leaving the roll in place),
 #            the dependence probes of LayerNorm, add + LayerNorm (and the residual added in fp32,
-#            caught by the rounding-point probe) and LayerNorm + gather, and `profile` of the
-#            seed article's operator table
+#            caught by the rounding-point probe) and LayerNorm + gather, `profile` of the
+#            seed article's operator table, and `gate --case pangu`: the illegal calls refused
+#            and the block stack's CPU model gate here, INCOMPLETE (exit 3) without a GPU
 #   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu), the
-#            RoPE ports (layoutcheck run probes/rope/*.yaml) and the adapter-versus-native timing
-#            report (layoutcheck bench, out/bench/)
+#            RoPE ports (layoutcheck run probes/rope/*.yaml), the adapter-versus-native timing
+#            report (layoutcheck bench, out/bench/), Pangu's gates on the kernels and its
+#            operator and block-stack bench (out/pangu-bench/)
 # A misread is the expected finding here: the steps on the mismatched pair must exit 1, the
 # controls 0; the script fails only when an exit code differs from the expected one.
 #
@@ -198,6 +200,12 @@ step "profile: the seed article's operator table, ranked" 0 pangu-profile.md \
 step "profile: the same model grouped by input shape (JSON)" 0 pangu-profile-shapes.json \
   layoutcheck profile tests/profile/fixtures/pangu_by_input_shape.txt --copy-bandwidth 4000 --json
 
+# Without a GPU the gate cannot run the kernels: INCOMPLETE (3) is the honest answer, not clean.
+gate_expected=3
+[[ -z "$gpu_reason" ]] && gate_expected=0
+step "gate: Pangu's operator, model and end-to-end gates" "$gate_expected" pangu-gate.md \
+  layoutcheck gate --case pangu
+
 gpu_ran=0
 if [[ -z "$gpu_reason" ]]; then
   gpu_ran=1
@@ -213,6 +221,8 @@ if [[ -z "$gpu_reason" ]]; then
   # 1 only when a real path is INVALID (or the control is not), so a sound run exits 0.
   step "bench: adapter vs native timing report" 0 bench.txt \
     layoutcheck bench --case gdn-decode --out "$out_dir/bench"
+  step "bench: Pangu operators and the block stack, generic vs native" 0 pangu-bench.txt \
+    layoutcheck bench --case pangu --out "$out_dir/pangu-bench"
 fi
 
 # ---- summary ----
@@ -221,7 +231,8 @@ printf '\n========== cases summary (GPU backend: %s) ==========\n' "$backend"
 printf '%s\n' "${results[@]}"
 if [[ "$gpu_ran" -eq 0 ]]; then
   echo "GPU parts SKIPPED: $gpu_reason. The CPU-model probes above stand in for the kernels;"
-  echo "  run this script on a machine with a GPU for 'probe --backend gpu' and 'bench'."
+  echo "  run this script on a machine with a GPU for 'probe --backend gpu', 'bench' and the"
+  echo "  gates' GPU checks ('gate --case pangu' is INCOMPLETE here, by design)."
 fi
 echo "outputs: ${out_dir#"$repo_root"/}/"
 if [[ "$unexpected" -ne 0 ]]; then

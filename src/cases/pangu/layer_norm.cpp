@@ -27,6 +27,26 @@ void add_layer_norm_row(std::span<const fp16_bits> residual, std::span<const fp1
   layer_norm_row(residual_out, out);
 }
 
+std::vector<fp16_bits> layer_norm_rows(std::span<const fp16_bits> x, std::int64_t width) {
+  const auto w = static_cast<std::size_t>(width);
+  std::vector<fp16_bits> out(x.size());
+  for (std::size_t r = 0; r < x.size() / w; ++r)
+    layer_norm_row(x.subspan(r * w, w), std::span(out).subspan(r * w, w));
+  return out;
+}
+
+AddLayerNormRows add_layer_norm_rows(std::span<const fp16_bits> residual,
+                                     std::span<const fp16_bits> branch, std::int64_t width) {
+  const auto w = static_cast<std::size_t>(width);
+  AddLayerNormRows rows{std::vector<fp16_bits>(residual.size()),
+                        std::vector<fp16_bits>(residual.size())};
+  for (std::size_t r = 0; r < residual.size() / w; ++r)
+    add_layer_norm_row(residual.subspan(r * w, w), branch.subspan(r * w, w),
+                       std::span(rows.residual_out).subspan(r * w, w),
+                       std::span(rows.out).subspan(r * w, w));
+  return rows;
+}
+
 Linear fold_layer_norm_affine(std::span<const float> gamma, std::span<const float> beta,
                               const Linear& linear) {
   if (static_cast<std::int64_t>(gamma.size()) != linear.in ||

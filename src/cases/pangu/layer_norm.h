@@ -24,6 +24,15 @@ void layer_norm_row(std::span<const fp16_bits> x, std::span<fp16_bits> out);
 void add_layer_norm_row(std::span<const fp16_bits> residual, std::span<const fp16_bits> branch,
                         std::span<fp16_bits> residual_out, std::span<fp16_bits> out);
 
+// Every row of `width` channels of x (rows one after another), as layer_norm_row and
+// add_layer_norm_row normalise one. @pre the sizes are multiples of width.
+std::vector<fp16_bits> layer_norm_rows(std::span<const fp16_bits> x, std::int64_t width);
+struct AddLayerNormRows {
+  std::vector<fp16_bits> residual_out, out;
+};
+AddLayerNormRows add_layer_norm_rows(std::span<const fp16_bits> residual,
+                                     std::span<const fp16_bits> branch, std::int64_t width);
+
 // y = W (gamma * n + beta) + b = (W diag(gamma)) n + (W beta + b): the affine of a LayerNorm
 // moved into the Linear that reads it. weight is [out][in] row-major, as torch.nn.Linear's.
 struct Linear {

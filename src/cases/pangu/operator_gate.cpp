@@ -153,13 +153,6 @@ Values move_rows(const Values& from, const TensorSpec& source, const TensorSpec&
   return to;
 }
 
-Values normalise(const Values& x, std::int64_t width) {
-  Values out(x.size());
-  for (std::size_t r = 0; r < x.size() / static_cast<std::size_t>(width); ++r)
-    layer_norm_row(std::span(x).subspan(r * width, width), std::span(out).subspan(r * width, width));
-  return out;
-}
-
 std::string fraction_text(std::int64_t bad, std::size_t total, const std::string& what) {
   return std::to_string(bad) + " of " + std::to_string(total) + " " + what;
 }
@@ -407,21 +400,16 @@ std::vector<Values> gate_reference_outputs(const OperatorGateInput& input,
   const PanguCall& call = input.call;
   const std::int64_t width = call.tensors[0].shape[2];
   switch (call.op) {
-    case PanguOperator::layer_norm: return {normalise(values[0], width)};
+    case PanguOperator::layer_norm: return {layer_norm_rows(values[0], width)};
     case PanguOperator::add_layer_norm: {
-      Values sum(values[0].size()), out(values[0].size());
-      for (std::size_t r = 0; r < sum.size() / static_cast<std::size_t>(width); ++r)
-        add_layer_norm_row(std::span(values[0]).subspan(r * width, width),
-                           std::span(values[1]).subspan(r * width, width),
-                           std::span(sum).subspan(r * width, width),
-                           std::span(out).subspan(r * width, width));
-      return {sum, out};
+      AddLayerNormRows rows = add_layer_norm_rows(values[0], values[1], width);
+      return {std::move(rows.residual_out), std::move(rows.out)};
     }
     case PanguOperator::window_gather:
     case PanguOperator::window_reverse:
       return {move_rows(values[0], call.tensors[0], call.tensors[1], call.map)};
     case PanguOperator::layer_norm_gather:
-      return {move_rows(normalise(values[0], width), call.tensors[0], call.tensors[1], call.map)};
+      return {move_rows(layer_norm_rows(values[0], width), call.tensors[0], call.tensors[1], call.map)};
   }
   return {};
 }

@@ -58,17 +58,9 @@ Halves random_halves(std::size_t count, std::uint64_t seed, float scale) {
   return values;
 }
 
-Halves cpu_layer_norm(const Halves& x, std::int64_t width) {
-  Halves out(x.size());
-  for (std::size_t r = 0; r < x.size() / static_cast<std::size_t>(width); ++r)
-    pangu::layer_norm_row(std::span(x).subspan(r * width, width),
-                          std::span(out).subspan(r * width, width));
-  return out;
-}
-
 Halves cpu_gather(const Halves& x, const GatherMap& map, bool normalise) {
   const auto width = static_cast<std::size_t>(map.token_width);
-  const Halves source = normalise ? cpu_layer_norm(x, map.token_width) : x;
+  const Halves source = normalise ? pangu::layer_norm_rows(x, map.token_width) : x;
   Halves out(map.slots.size() * width, 0);
   for (std::size_t s = 0; s < map.slots.size(); ++s)
     if (map.slots[s] >= 0)
@@ -172,7 +164,7 @@ class LevelBench {
   OperatorMeasurement layer_norm() {
     const std::int64_t n = level_.tokens(), c = level_.width, elements = n * c;
     const Halves x = random_halves(static_cast<std::size_t>(elements), 11, 4.0f);
-    const Halves want = cpu_layer_norm(x, c);
+    const Halves want = pangu::layer_norm_rows(x, c);
     OperatorMeasurement op{"LayerNorm", shape_text(level_), 2 * elements * 2, {}, {}};
     const std::size_t sets = sets_for(op.bytes);
     auto buffers = make_sets(sets, {&x}, {elements});
@@ -197,12 +189,10 @@ class LevelBench {
     const std::int64_t n = level_.tokens(), c = level_.width, elements = n * c;
     const Halves residual = random_halves(static_cast<std::size_t>(elements), 12, 400.0f);
     const Halves branch = random_halves(static_cast<std::size_t>(elements), 13, 4.0f);
-    Halves want_residual(residual.size()), want(residual.size());
-    for (std::int64_t r = 0; r < n; ++r)
-      pangu::add_layer_norm_row(std::span(residual).subspan(r * c, c),
-                                std::span(branch).subspan(r * c, c),
-                                std::span(want_residual).subspan(r * c, c),
-                                std::span(want).subspan(r * c, c));
+    // Named, not bound: the gates' lambdas capture them (clang 15 cannot capture a binding).
+    const pangu::AddLayerNormRows wanted = pangu::add_layer_norm_rows(residual, branch, c);
+    const Halves& want_residual = wanted.residual_out;
+    const Halves& want = wanted.out;
     OperatorMeasurement op{"add + LayerNorm", shape_text(level_), 4 * elements * 2, {}, {}};
     const std::size_t sets = sets_for(op.bytes);
     auto buffers = make_sets(sets, {&residual, &branch}, {elements, elements});

@@ -40,11 +40,7 @@ Halves random_rows(std::int64_t rows, std::int64_t width, std::uint64_t seed, fl
 }
 
 Halves cpu_layer_norm(const Halves& x, std::int64_t width) {
-  Halves out(x.size());
-  for (std::size_t r = 0; r < x.size() / static_cast<std::size_t>(width); ++r)
-    pangu::layer_norm_row(std::span(x).subspan(r * width, width),
-                          std::span(out).subspan(r * width, width));
-  return out;
+  return pangu::layer_norm_rows(x, width);
 }
 
 Halves gpu_layer_norm(const Halves& x, std::int64_t width) {
@@ -132,12 +128,9 @@ TEST(PanguAddLayerNorm, TheResidualIsTheRoundedSum) {
   kernels::pangu_add_layer_norm(r.data(), b.data(), r_out.data(), out.data(), rows, width,
                                 stream.get());
   stream.synchronize();
-  Halves want_residual(residual.size()), want(residual.size());
-  for (std::int64_t row = 0; row < rows; ++row)
-    pangu::add_layer_norm_row(std::span(residual).subspan(row * width, width),
-                              std::span(branch).subspan(row * width, width),
-                              std::span(want_residual).subspan(row * width, width),
-                              std::span(want).subspan(row * width, width));
+  const pangu::AddLayerNormRows want_rows = pangu::add_layer_norm_rows(residual, branch, width);
+  const Halves& want_residual = want_rows.residual_out;
+  const Halves& want = want_rows.out;
   EXPECT_EQ(r_out.to_host(), want_residual);  // bitwise: the rounding point kept
   expect_close(out.to_host(), want, "add + LayerNorm");
 }
