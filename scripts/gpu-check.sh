@@ -8,7 +8,8 @@
 # $OUT/gpu-check-logs.tar.gz; a short table is printed last.
 #   bash scripts/gpu-check.sh
 #   GPU_CHECK_STEPS="build tests" bash scripts/gpu-check.sh   (steps: build tests sanitize cli
-#   bench pangu;
+#   ports bench pangu; ports runs only the `layoutcheck run` of each manifest in GPU_CHECK_PORTS,
+#   which cli runs too;
 #   GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,17 +78,24 @@ if wants sanitize; then
     "$tests" --gtest_brief=1 --gtest_filter='GdnPathTiles.*'
 fi
 
-if wants cli; then
-  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  # Every shipped port and mutant, each case's: the verdict line of each goes into the table.
-  # Four at a time: each is mostly host-side decoding, and the GPU has room for all.
-  running=0
-  for manifest in probes/*/*.yaml; do
+# Every shipped port and mutant (GPU_CHECK_PORTS, default probes/*/*.yaml), each case's: the
+# verdict line of each goes into the table. Four at a time: each is mostly host-side decoding,
+# and the GPU has room for all.
+run_ports() {
+  local running=0 manifest tag
+  for manifest in ${GPU_CHECK_PORTS:-probes/*/*.yaml}; do
     tag=$(basename "$(dirname "$manifest")")_$(basename "$manifest" .yaml)
     step "run_$tag" 240 "$cli" run "$manifest" &
     if (( ++running % 4 == 0 )); then wait; fi
   done
   wait
+}
+
+if wants ports && ! wants cli; then run_ports; fi
+
+if wants cli; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  run_ports
   # One launch of a version-1 port under memcheck and racecheck (the version-2 ports' are in
   # the GPU tests, RunSanitize.*).
   step run_sanitize_gdn_correct_native 300 "$cli" run probes/gdn/correct_native.yaml --sanitize \
