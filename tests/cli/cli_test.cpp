@@ -45,7 +45,8 @@ TEST(Cli, VersionPrintsTheProjectVersion) {
 TEST(Cli, TopLevelHelpListsEverySubcommand) {
   const CliResult result = run_cli({"--help"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  for (const char* name : {"lint", "diff", "explain", "render", "probe", "run", "bench", "codegen"})
+  for (const char* name :
+       {"lint", "diff", "explain", "render", "probe", "run", "bench", "codegen", "gate"})
     EXPECT_TRUE(contains(result.output, name)) << name << " missing from:\n" << result.output;
 }
 
@@ -60,7 +61,7 @@ TEST_P(SubcommandHelp, ExitsZeroAndShowsUsage) {
 
 INSTANTIATE_TEST_SUITE_P(AllSubcommands, SubcommandHelp,
                          testing::Values("lint", "diff", "explain", "render", "probe", "run",
-                                         "bench", "codegen"));
+                                         "bench", "codegen", "gate"));
 
 TEST(Cli, NoSubcommandIsAUsageError) {
   const CliResult result = run_cli({});
