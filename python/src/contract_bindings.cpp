@@ -182,7 +182,8 @@ void bind_contracts(py::module_& module) {
       },
       py::arg("path"), py::kw_only(), py::arg("max_elements") = kDefaultElementCap,
       "Parses and checks a contract; symbols override its defaults (H=8). Raises InputError.");
-  module.def("lint", &lint, py::kw_only(), py::arg("max_elements") = kDefaultElementCap,
+  // After *paths every argument is keyword-only.
+  module.def("lint", &lint, py::arg("max_elements") = kDefaultElementCap,
              "Lints contract files: {'files': [...]} as `layoutcheck lint --json` prints it.");
   module.def("diff", &diff, py::arg("producer"), py::arg("consumer"), py::kw_only(),
              py::arg("max_runs") = py::none(), py::arg("max_elements") = kDefaultElementCap,

@@ -19,12 +19,12 @@ py::object to_python(const Json& json) {
     case Json::Kind::array: {
       py::list list;
       for (const Json& item : json.items()) list.append(to_python(item));
-      return std::move(list);
+      return list;
     }
     case Json::Kind::object: {
       py::dict dict;
       for (const auto& [key, value] : json.members()) dict[py::str(key)] = to_python(value);
-      return std::move(dict);
+      return dict;
     }
   }
   return py::none();

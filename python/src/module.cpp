@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bf16_bindings.h"
+#include "cases/builtin_cases.h"
 #include "contract_bindings.h"
 #include "errors.h"
 #include "layoutcheck/contract/contract.h"
@@ -11,6 +12,7 @@
 PYBIND11_MODULE(_layoutcheck, module) {
   module.doc() = "layoutcheck's C++ library: contracts, probes and bf16 (use `import layoutcheck`)";
   module.attr("DEFAULT_MAX_ELEMENTS") = layoutcheck::kDefaultElementCap;
+  layoutcheck::register_builtin_cases();  // as the CLI does at start-up
   layoutcheck::python::register_error_translators();
   layoutcheck::python::bind_contracts(module);
   layoutcheck::python::bind_probe(module);

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 import layoutcheck
-from conftest import SOURCE_DIR, contract, run_cli, symbol_options
+from cli_comparison import SOURCE_DIR, contract, run_cli, symbol_options
 
 QWEN3_5_QKVZ = contract("gdn/qwen3_5.qkvz.yaml")
 QWEN3_NEXT_QKVZ = contract("gdn/qwen3_next.qkvz.yaml")
@@ -20,7 +20,7 @@ def test_load_contract_resolves_symbols_given_as_keywords():
     assert loaded.symbols == {"H": 2, "HV": 4, "K": 8, "V": 8, "G": 2}
     assert loaded.row_size == loaded.elements == 2 * (2 * 8 + 2 * 2 * 8)
     assert [f["name"] for f in loaded.fields] == ["Q", "K", "V", "Z"]
-    assert loaded.fields[2]["layout"] == "V:((2,2),8):((8,48),1) @ 16"
+    assert (loaded.fields[2]["layout"], loaded.fields[2]["offset"]) == ("((2,2),8):((8,48),1)", 16)
     assert loaded.offset_of("V[3,1]") == 16 + 1 * 8 + 1 * 48 + 1
 
 

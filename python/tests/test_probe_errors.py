@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import layoutcheck
-from conftest import contract
+from cli_comparison import contract
 from kernels.numpy_pangu import layer_norm_rows
 
 TOKENS = contract("pangu/tokens.yaml")
@@ -99,7 +99,7 @@ def test_views_kept_after_the_call_stay_valid():
     for x, tail, out in kept:
         assert np.isfinite(x.astype(np.float32)).all() and (tail == x[1:]).all()
         out[:] = 0
-    assert len(kept) == verdict["runner_calls"]
+    assert len(kept) >= verdict["runner_calls"] > 1  # the value probes call it too
 
 
 def test_a_keyboard_interrupt_is_not_turned_into_a_probe_error():

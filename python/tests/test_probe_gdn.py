@@ -5,7 +5,7 @@ fed Qwen3.5's flat buffers misreads exactly what the static diff says."""
 import pytest
 
 import layoutcheck
-from conftest import assert_same_verdict, contract, run_cli, symbol_options
+from cli_comparison import assert_same_verdict, contract, run_cli, symbol_options
 from kernels.numpy_gdn import gdn_step
 from layoutcheck.testing import assert_gates_pass, assert_no_misread, assert_reads_as
 

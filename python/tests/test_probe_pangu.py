@@ -2,7 +2,7 @@
 with the wrong shift, and a row-wise LayerNorm (dependence), each verdict the CLI's."""
 
 import layoutcheck
-from conftest import assert_same_verdict, contract, run_cli, symbol_options
+from cli_comparison import assert_same_verdict, contract, run_cli, symbol_options
 from kernels.numpy_pangu import layer_norm_rows, window_gather
 from layoutcheck.testing import assert_gates_pass, assert_no_misread
 

@@ -4,7 +4,7 @@ summary: the conclusion, the fields and their counts, the first runs."""
 import pytest
 
 import layoutcheck
-from conftest import contract
+from cli_comparison import contract
 from kernels.numpy_gdn import gdn_step
 from kernels.numpy_pangu import layer_norm_rows
 from layoutcheck.testing import assert_gates_pass, assert_no_misread, assert_reads_as, summary
@@ -28,7 +28,7 @@ def test_assert_no_misread_fails_with_fields_counts_and_first_runs(misreading):
     assert ("probe (gdn, dependence) of python gdn_step[interleaved qkvz, interleaved ba], "
             "buffer qkvz: layout misread: 72 of 96 elements, exactly the static diff's set; "
             "values differ from the reference") in message
-    assert "  K             16        16           0" in message
+    assert "  K               16        16           0" in message
     assert "the kernel reads Q[1,0:8] from offsets 48-55, which hold V[2,0:8]" in message
     assert "static diff of the contracts: 72 elements misread; the probes agree exactly" in message
 
