@@ -42,8 +42,8 @@ if [[ -d /usr/lib/cmake/pybind11 || -d /usr/share/cmake/pybind11 ]]; then
 elif dir=$("$python" -c "import pybind11; print(pybind11.get_cmake_dir())" 2>/dev/null); then
   echo "pybind11: pip's CMake package in $dir"
   pybind11_option=(-Dpybind11_DIR="$dir")
-elif dir=$("$python" -c "import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'include'))" 2>/dev/null) &&
-     [[ -f $dir/pybind11/pybind11.h ]]; then
+elif dir=$("$python" -c "import os, torch; print(os.path.dirname(torch.__file__))" 2>/dev/null) &&
+     dir=$dir/include && [[ -f $dir/pybind11/pybind11.h ]]; then
   echo "pybind11: the headers PyTorch bundles, $dir"
   pybind11_option=(-DLAYOUTCHECK_PYBIND11_INCLUDE_DIR="$dir")
 else

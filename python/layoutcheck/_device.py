@@ -17,7 +17,7 @@ def _torch():
     try:
         import torch
     except ImportError as missing:
-        raise ImportError("probing on a GPU device needs PyTorch (import torch failed)") from missing
+        raise ImportError("probing on a GPU device needs PyTorch") from missing
     return torch
 
 

@@ -26,9 +26,9 @@ LoadOptions load_options(const py::dict& symbols, std::int64_t max_elements) {
     const bool fits = wide >= py::int_(std::numeric_limits<std::int64_t>::min()) &&
                       wide <= py::int_(std::numeric_limits<std::int64_t>::max());
     if (!fits)
-      throw_usage_error("symbol " + name + "=" + std::string(py::str(value)) +
-                            ": does not fit in 64 bits",
-                        "give a smaller value");
+      throw_usage_error(
+          "symbol " + name + "=" + std::string(py::str(value)) + ": does not fit in 64 bits",
+          "give a smaller value");
     options.overrides.emplace_back(name, value.cast<std::int64_t>());
   }
   return options;

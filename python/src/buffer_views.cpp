@@ -63,14 +63,12 @@ BufferViews::BufferViews(BufferSet& buffers, const std::vector<BufferSpec>& spec
   for (const BufferSpec& spec : specs) {
     HostBuffer& buffer = buffers.at(spec.name);
     BufferView view{&buffer, spec, {}, {}};
-    view.storage = py::capsule(new KeptBytes{}, [](void* kept) {
-      delete static_cast<KeptBytes*>(kept);
-    });
+    view.storage =
+        py::capsule(new KeptBytes{}, [](void* kept) { delete static_cast<KeptBytes*>(kept); });
     const std::vector<py::ssize_t> shape = shape_of(buffer, spec);
     view.array = py::array(numpy_dtype(buffer.dtype), shape, strides_of(buffer, shape.size()),
                            buffer.bytes.data(), view.storage);
-    if (!spec.writes())
-      view.array.attr("flags").attr("writeable") = false;
+    if (!spec.writes()) view.array.attr("flags").attr("writeable") = false;
     views_.push_back(std::move(view));
   }
 }

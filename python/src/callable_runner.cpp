@@ -64,8 +64,7 @@ std::string code_location(py::handle callable) {
 
 }  // namespace
 
-CallableRunner::CallableRunner(py::object callable, std::vector<BufferSpec> specs,
-                               std::string name)
+CallableRunner::CallableRunner(py::object callable, std::vector<BufferSpec> specs, std::string name)
     : callable_(std::move(callable)), specs_(std::move(specs)) {
   if (!PyCallable_Check(callable_.ptr()))
     throw py::type_error("probe: fn must be callable, got " + type_name(callable_));
@@ -96,9 +95,8 @@ void CallableRunner::run(BufferSet& buffers) {
     } catch (py::error_already_set& raised) {
       if (raised.matches(PyExc_KeyboardInterrupt) || raised.matches(PyExc_SystemExit)) throw;
       const py::object error = raised.value();
-      throw CallableFailed(call_text() + " raised " + type_name(error) + ": " +
-                               std::string(py::str(error)),
-                           error);
+      throw CallableFailed(
+          call_text() + " raised " + type_name(error) + ": " + std::string(py::str(error)), error);
     }
     store_returned(returned, views);
     returned = py::none();
@@ -141,10 +139,8 @@ void CallableRunner::store_returned(const py::object& returned, const BufferView
     return;
   }
   if (outputs.size() != 1)
-    throw CallableFailed(call_text() + " returned one " +
-                             type_name(returned) +
-                             "; the case has " + std::to_string(outputs.size()) +
-                             " output buffers (" + names(outputs) +
+    throw CallableFailed(call_text() + " returned one " + type_name(returned) + "; the case has " +
+                             std::to_string(outputs.size()) + " output buffers (" + names(outputs) +
                              "): return a tuple in that order or a dict by name",
                          py::none());
   store_one(outputs.front(), returned, views);
@@ -157,8 +153,7 @@ void CallableRunner::store_one(const std::string& buffer, const py::handle& valu
   try {
     array = py::module_::import("numpy").attr("asarray")(value);
   } catch (py::error_already_set& refused) {
-    throw CallableFailed(call_text() + " returned for '" + buffer + "' a " +
-                             type_name(value) +
+    throw CallableFailed(call_text() + " returned for '" + buffer + "' a " + type_name(value) +
                              " NumPy cannot read: " + refused.what(),
                          py::none());
   }
@@ -180,10 +175,9 @@ void CallableRunner::check_no_new_nan(const BufferSet& buffers, bool inputs_hold
     const NanCount found = nan_in(buffers.at(spec.name));
     if (found.count == 0) continue;
     throw CallableFailed(
-        call_text() + " left NaN in '" + spec.name + "': " + std::to_string(found.count) +
-            " of " + std::to_string(buffers.at(spec.name).elements()) +
-            " elements, the first at index " + std::to_string(found.first) +
-            ", where no buffer it reads holds one" +
+        call_text() + " left NaN in '" + spec.name + "': " + std::to_string(found.count) + " of " +
+            std::to_string(buffers.at(spec.name).elements()) + " elements, the first at index " +
+            std::to_string(found.first) + ", where no buffer it reads holds one" +
             (spec.role == BufferRole::output
                  ? " (outputs start as NaN: an element never written stays NaN)"
                  : ""),

@@ -68,8 +68,7 @@ py::object lint(const py::args& paths, std::int64_t max_elements, const py::kwar
     // What the CLI exits 2 on: a file it cannot read, a symbol no file can take.
     if (result.unreadable) throw InputError(result.diagnostics);
     for (const Diagnostic& d : result.diagnostics)
-      if (d.severity == Severity::error && d.where.file == "<command line>")
-        throw InputError(d);
+      if (d.severity == Severity::error && d.where.file == "<command line>") throw InputError(d);
   }
   if (load.ignore_unknown_overrides)
     for (const auto& [name, value] : load.overrides) {
@@ -79,12 +78,11 @@ py::object lint(const py::args& paths, std::int64_t max_elements, const py::kwar
       bool all_resolved = true;
       for (const LintFileResult& result : results) all_resolved = all_resolved && result.contract;
       if (all_resolved && !declared)
-        throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error,
-                                    "unknown-symbol",
-                                    name + "=" + std::to_string(value) +
-                                        ": none of the linted contracts has a symbol '" + name +
-                                        "'",
-                                    "check the symbol name"});
+        throw InputError(
+            Diagnostic{SourceLocation{"<command line>"}, Severity::error, "unknown-symbol",
+                       name + "=" + std::to_string(value) +
+                           ": none of the linted contracts has a symbol '" + name + "'",
+                       "check the symbol name"});
     }
   return to_python(lint_results_json(results));
 }
@@ -106,19 +104,18 @@ py::object explain(const py::handle& contract, std::optional<std::int64_t> offse
                       "explain(contract, offset=256) or explain(contract, element='V[7,8]')");
   const Contract loaded = contract_argument(contract, load_options(symbols, max_elements));
   const Explainer explainer(loaded);
-  return to_python(explanation_to_json(offset ? explainer.at_offset(*offset)
-                                              : explainer.at_element(*element)));
+  return to_python(
+      explanation_to_json(offset ? explainer.at_offset(*offset) : explainer.at_element(*element)));
 }
 
-py::object render(const py::handle& contract, const py::object& other,
-                  const py::object& output, double width, std::optional<std::int64_t> level,
-                  std::int64_t max_elements, const py::kwargs& symbols) {
+py::object render(const py::handle& contract, const py::object& other, const py::object& output,
+                  double width, std::optional<std::int64_t> level, std::int64_t max_elements,
+                  const py::kwargs& symbols) {
   const LoadOptions load = load_options(symbols, max_elements);
   const Contract first = contract_argument(contract, load);
   const SvgOptions svg{width};
   if (level && !first.gather)
-    throw_usage_error("level= draws one level of a grid, and " + first.name +
-                          " declares no gather",
+    throw_usage_error("level= draws one level of a grid, and " + first.name + " declares no gather",
                       "drop level= to draw the row");
   if (level && !other.is_none())
     throw_usage_error("level= draws one contract's grid, not a comparison of two",
@@ -164,11 +161,12 @@ void bind_contracts(py::module_& module) {
       .def_property_readonly("elements", &Contract::elements)
       .def_property_readonly("symbols", &symbols_of)
       .def_property_readonly("fields", &fields_of)
-      .def("offset_of",
-           [](const Contract& c, const std::string& element) {
-             return c.offset_of(c.parse_element(element));
-           },
-           py::arg("element"), "The offset of an element named like 'V[7,8]'.")
+      .def(
+          "offset_of",
+          [](const Contract& c, const std::string& element) {
+            return c.offset_of(c.parse_element(element));
+          },
+          py::arg("element"), "The offset of an element named like 'V[7,8]'.")
       .def("__repr__", [](const Contract& c) {
         return "<layoutcheck.Contract " + c.name + " (" + c.buffer + ", " +
                std::string(dtype_name(c.dtype)) + ", " + std::to_string(c.elements()) +

@@ -27,8 +27,8 @@ py::list diagnostics_to_python(const std::vector<Diagnostic>& diagnostics) {
 }
 
 void set_input_error(const InputError& input_error) {
-  const py::object error =
-      error_class("InputError")(diagnostics_to_python(input_error.diagnostics()), input_error.what());
+  const py::object error = error_class("InputError")(
+      diagnostics_to_python(input_error.diagnostics()), input_error.what());
   PyErr_SetObject(error.get_type().ptr(), error.ptr());
 }
 

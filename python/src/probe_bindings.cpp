@@ -104,7 +104,8 @@ void bind_probe(py::module_& module) {
         arguments.case_name = case_name;
         arguments.files.producer = path_text(producer);
         arguments.files.consumer = path_text(consumer);
-        for (const py::handle& file : with_contracts) arguments.files.with.push_back(path_text(file));
+        for (const py::handle& file : with_contracts)
+          arguments.files.with.push_back(path_text(file));
         arguments.files.buffer = std::move(buffer);
         arguments.decoder = std::move(decoder);
         arguments.rows = rows;

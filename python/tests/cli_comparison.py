@@ -72,7 +72,8 @@ def _differences(python, cli, where):
         same_figures = len(figures_a) == len(figures_b) and all(
             _close(float(a), float(b)) for a, b in zip(figures_a, figures_b))
         return [] if same_words and same_figures else [f"{where}: {python!r} != {cli!r}"]
-    return [] if python == cli and type(python) is type(cli) else [f"{where}: {python!r} != {cli!r}"]
+    same = python == cli and type(python) is type(cli)
+    return [] if same else [f"{where}: {python!r} != {cli!r}"]
 
 
 def assert_same_verdict(python, cli):

@@ -16,11 +16,14 @@ import json
 import os
 import sys
 
+# The helpers and kernels beside this file, also when it runs as a script.
 sys.path.insert(0, os.path.dirname(__file__))
 
 import layoutcheck  # noqa: E402
-from cli_comparison import assert_same_verdict, contract, run_cli, symbol_options  # noqa: E402
-from layoutcheck.testing import assert_gates_pass, assert_no_misread, assert_reads_as  # noqa: E402
+from cli_comparison import (assert_same_verdict, contract, run_cli,  # noqa: E402
+                            symbol_options)
+from layoutcheck.testing import (assert_gates_pass, assert_no_misread,  # noqa: E402
+                                 assert_reads_as)
 
 SIZES = {"H": 2, "HV": 4, "K": 16, "V": 16}  # K, V powers of two: the kernel's tl.arange
 FLAT_QKVZ = contract("gdn/qwen3_5.qkvz.yaml")

@@ -10,7 +10,8 @@ from kernels.numpy_gdn import gdn_step
 from layoutcheck.testing import assert_gates_pass, assert_no_misread, assert_reads_as
 
 SIZES = {"H": 2, "HV": 4, "K": 8, "V": 8}
-FLAT_QKVZ, INTERLEAVED_QKVZ = contract("gdn/qwen3_5.qkvz.yaml"), contract("gdn/qwen3_next.qkvz.yaml")
+FLAT_QKVZ = contract("gdn/qwen3_5.qkvz.yaml")
+INTERLEAVED_QKVZ = contract("gdn/qwen3_next.qkvz.yaml")
 FLAT_BA, INTERLEAVED_BA = contract("gdn/qwen3_5.ba.yaml"), contract("gdn/qwen3_next.ba.yaml")
 
 

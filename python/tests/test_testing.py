@@ -7,7 +7,8 @@ import layoutcheck
 from cli_comparison import contract
 from kernels.numpy_gdn import gdn_step
 from kernels.numpy_pangu import layer_norm_rows
-from layoutcheck.testing import assert_gates_pass, assert_no_misread, assert_reads_as, summary
+from layoutcheck.testing import (assert_gates_pass, assert_no_misread, assert_reads_as,
+                                 summary)
 
 SIZES = {"H": 2, "HV": 4, "K": 8, "V": 8}
 FLAT, INTERLEAVED = contract("gdn/qwen3_5.qkvz.yaml"), contract("gdn/qwen3_next.qkvz.yaml")

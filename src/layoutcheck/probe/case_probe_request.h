@@ -14,9 +14,9 @@
 namespace layoutcheck {
 
 struct CaseProbeFiles {
-  std::string producer;             // the probed buffer as the model writes it
-  std::string consumer;             // the probed buffer as the kernel claims to read it
-  std::vector<std::string> with;    // other buffers as the kernel claims them
+  std::string producer;               // the probed buffer as the model writes it
+  std::string consumer;               // the probed buffer as the kernel claims to read it
+  std::vector<std::string> with;      // other buffers as the kernel claims them
   std::optional<std::string> buffer;  // default: the buffer the producer describes
 };
 
