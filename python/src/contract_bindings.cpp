@@ -71,19 +71,8 @@ py::object lint(const py::args& paths, std::int64_t max_elements, const py::kwar
       if (d.severity == Severity::error && d.where.file == "<command line>") throw InputError(d);
   }
   if (load.ignore_unknown_overrides)
-    for (const auto& [name, value] : load.overrides) {
-      bool declared = false;
-      for (const LintFileResult& result : results)
-        declared = declared || (result.contract && result.contract->symbol(name).has_value());
-      bool all_resolved = true;
-      for (const LintFileResult& result : results) all_resolved = all_resolved && result.contract;
-      if (all_resolved && !declared)
-        throw InputError(
-            Diagnostic{SourceLocation{"<command line>"}, Severity::error, "unknown-symbol",
-                       name + "=" + std::to_string(value) +
-                           ": none of the linted contracts has a symbol '" + name + "'",
-                       "check the symbol name"});
-    }
+    if (const auto unused = overrides_no_file_declares(results, load); !unused.empty())
+      throw InputError(unused);
   return to_python(lint_results_json(results));
 }
 

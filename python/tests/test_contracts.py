@@ -144,3 +144,11 @@ def test_bf16_conversions_round_to_nearest_even():
     # 1 + 2^-8 is a tie and rounds to the even 1.0; 1 + 3*2^-8 ties up to 1 + 2^-6
     assert list(bits) == [0x3F80, 0xC020, 0x3F80, 0x3F82]
     assert list(layoutcheck.bf16_to_float32(bits)) == [1.0, -2.5, 1.0, 1.015625]
+
+
+def test_lint_of_several_files_refuses_a_symbol_none_declares_as_the_cli():
+    files = [contract("gdn/qwen3_5.ba.yaml"), contract("pangu/tokens.yaml")]
+    assert layoutcheck.lint(*files, C=8)["files"][1]["elements"] == 8  # only tokens has C
+    with pytest.raises(layoutcheck.InputError) as raised:
+        layoutcheck.lint(*files, NOPE=3)
+    assert raised.value.rule == "unknown-symbol" and raised.value.file == "<command line>"

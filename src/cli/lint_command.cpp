@@ -1,7 +1,6 @@
 // layoutcheck lint FILE... : parse every contract and run the layout rules, printing each finding
 // with file, line, column and a fix, then one summary line per file.
 #include <iostream>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -62,8 +61,6 @@ int run_lint(const LintOptions& lint) {
 
   std::vector<FileResult> results;
   bool input_error = false, findings = false;
-  std::set<std::string> declared;  // symbols some linted contract declares
-  bool all_parsed = true;
   for (const std::string& file : lint.files) {
     results.push_back(lint_file_result(file, options));
     const FileResult& result = results.back();
@@ -71,20 +68,10 @@ int run_lint(const LintOptions& lint) {
       input_error = input_error || (d.severity == Severity::error && is_command_line(d));
     input_error = input_error || result.unreadable;
     findings = findings || has_errors(result.diagnostics);
-    all_parsed = all_parsed && result.contract.has_value();
-    if (result.contract)
-      for (const Symbol& symbol : result.contract->symbols) declared.insert(symbol.name);
   }
-  // With several files a --set only some of them declare is fine; one that none declares is not.
-  // (A file that failed to parse may declare it, so the check needs every file parsed.)
-  std::vector<Diagnostic> unused;
-  if (options.ignore_unknown_overrides && all_parsed)
-    for (const auto& [name, value] : options.overrides)
-      if (!declared.count(name) && !results.empty())
-        unused.push_back({SourceLocation{"<command line>"}, Severity::error, "unknown-symbol",
-                          "--set " + name + "=" + std::to_string(value) +
-                              ": none of the linted contracts has a symbol '" + name + "'",
-                          "check the symbol name"});
+  const std::vector<Diagnostic> unused = options.ignore_unknown_overrides
+                                             ? overrides_no_file_declares(results, options)
+                                             : std::vector<Diagnostic>{};
 
   if (lint.json)
     print_json(results);

@@ -1,5 +1,6 @@
 #include "layoutcheck/check/lint_report.h"
 
+#include <set>
 #include <utility>
 
 #include "layoutcheck/check/lint.h"
@@ -21,6 +22,23 @@ LintFileResult lint_file_result(const std::string& file, const LoadOptions& opti
     result.unreadable = true;
   }
   return result;
+}
+
+std::vector<Diagnostic> overrides_no_file_declares(const std::vector<LintFileResult>& results,
+                                                   const LoadOptions& options) {
+  std::set<std::string, std::less<>> declared;
+  for (const LintFileResult& result : results) {
+    if (!result.contract) return {};
+    for (const Symbol& symbol : result.contract->symbols) declared.insert(symbol.name);
+  }
+  std::vector<Diagnostic> unused;
+  for (const auto& [name, value] : options.overrides)
+    if (!declared.count(name) && !results.empty())
+      unused.push_back({SourceLocation{"<command line>"}, Severity::error, "unknown-symbol",
+                        "--set " + name + "=" + std::to_string(value) +
+                            ": none of the linted contracts has a symbol '" + name + "'",
+                        "check the symbol name"});
+  return unused;
 }
 
 Json lint_results_json(const std::vector<LintFileResult>& results) {

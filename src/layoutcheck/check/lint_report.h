@@ -23,6 +23,12 @@ struct LintFileResult {
 // @post never throws for a problem of the file itself: it is in the diagnostics.
 LintFileResult lint_file_result(const std::string& file, const LoadOptions& options);
 
+// With several files one --set may concern only some of them (LoadOptions::
+// ignore_unknown_overrides); one that no file declares is an error ("unknown-symbol", on the
+// command line). Empty when a file did not resolve: it might have declared it.
+std::vector<Diagnostic> overrides_no_file_declares(const std::vector<LintFileResult>& results,
+                                                   const LoadOptions& options);
+
 // {"files": [{file, ok, elements (null when unresolved), diagnostics: [{file, line, column,
 //  severity, rule, message, fix}]}]}
 Json lint_results_json(const std::vector<LintFileResult>& results);
