@@ -46,7 +46,7 @@ _RUNNER_KEYS = ("runner", "consumer_contract")
 
 
 def _close(a, b):
-    return math.isclose(a, b, rel_tol=0.05, abs_tol=2e-3)
+    return math.isclose(a, b, rel_tol=0.05, abs_tol=1e-2)
 
 
 def _differences(python, cli, where):
@@ -78,8 +78,9 @@ def _differences(python, cli, where):
 
 def assert_same_verdict(python, cli):
     """The module's verdict is the CLI's: every key and value, but the runner's name, and the
-    relative errors each side computes with its own arithmetic within 5 % (or 0.002: a last-bit
-    rounding apart; whether they agree with the reference is compared exactly)."""
+    relative errors each side computes with its own arithmetic within 5 %, or 0.01 apart (the
+    values' own tolerance: bf16 roundings of fp32 and fp64 arithmetic differ by about that; whether
+    the values agree with the reference is compared exactly)."""
     differences = _differences(python, cli, "verdict")
     assert not differences, "the module's verdict differs from the CLI's:\n  " + "\n  ".join(
         differences[:20])
