@@ -2,7 +2,7 @@
 # Installs the Debian packages layoutcheck needs, and nothing when they are all present already
 # (reruns stay fast and work offline). Used by the two README commands:
 #   scripts/install-deps.sh test   everything scripts/test.sh builds: tests, sanitizers, libFuzzer,
-#                                  benchmarks, the HIP backend (Debian's hipcc)
+#                                  benchmarks, the HIP backend (Debian's hipcc), the Python module
 #   scripts/install-deps.sh run    what scripts/run-cases.sh needs to build the CLI
 # Needs root (or password-less sudo) only when something is missing. CUDA is never installed here:
 # the CUDA backend is built where nvcc already exists.
@@ -16,8 +16,10 @@ case "$profile" in
     # clang + libclang-rt-dev: libFuzzer and the sanitizer runtimes for Debian's default clang
     # (clang-14 on Debian 12). hipcc + libamdhip64-dev: the HIP backend, compile and link only.
     # ccache: the same CPU library is compiled by several stages, and reruns should be quick.
+    # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module and its tests.
     packages=("${run_packages[@]}" clang libclang-rt-dev libgtest-dev libgmock-dev
-              libbenchmark-dev hipcc libamdhip64-dev ccache)
+              libbenchmark-dev hipcc libamdhip64-dev ccache pybind11-dev python3-dev python3-numpy
+              python3-pytest)
     ;;
   *)
     echo "usage: $0 [test|run]" >&2

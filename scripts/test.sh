@@ -3,11 +3,14 @@
 # root, it installs what it needs, then builds and tests every configuration CI cares about:
 #
 #   deps      Debian packages (scripts/install-deps.sh test); nothing when all are present
-#   cpu       Release, CPU only: every GoogleTest suite, the CLI tests, and consumer_project
+#   cpu       Release, CPU only: every GoogleTest suite, the CLI tests, consumer_project
 #             (cmake --install, then tests/consumer built and run against the installed package)
+#             and the Python module's pytest files (python/tests; python_installed imports it
+#             after cmake --install)
 #   bench     the lint/diff benchmark on a 10^7-element row and the other benchmarks: prints
 #             figures, judged by a reader, not by a threshold
-#   sanitize  the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   sanitize  the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer, the Python
+#             ones too (the interpreter with the ASan runtime preloaded)
 #   fuzz      libFuzzer on the contract parser for LAYOUTCHECK_FUZZ_SECONDS (30), seeded with the
 #             shipped contracts and tests/bad_contracts: no crash, no leak, no hang
 #   hip       the HIP backend for gfx906 and gfx90a with Debian's hipcc: compile and link; with no
@@ -115,6 +118,20 @@ compile_every_port() {
   note "run --compile-only: $count ports compiled"
 }
 
+# The interpreter the Python module is built for and tested with: Debian's, where apt puts
+# python3-numpy and python3-pytest (a python3 earlier on PATH, such as pyenv's, may lack them).
+python_for_tests() {
+  local candidate
+  for candidate in /usr/bin/python3 "$(command -v python3 || true)"; do
+    if [[ -x "$candidate" ]] && "$candidate" -c "import numpy, pytest" 2>/dev/null; then
+      echo "$candidate"
+      return
+    fi
+  done
+  echo "error: no python3 imports numpy and pytest (scripts/install-deps.sh test installs them)" >&2
+  return 1
+}
+
 gpu_present_nvidia() { command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
 
 # ---- stages ----
@@ -124,14 +141,21 @@ stage_deps() {
 }
 
 stage_cpu() {
-  local dir="$build_root/cpu"
+  local dir="$build_root/cpu" python
+  python="$(python_for_tests)"
   configure "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" \
     -DLAYOUTCHECK_GPU_BACKEND=none -DLAYOUTCHECK_BUILD_TESTS=ON \
-    -DLAYOUTCHECK_BUILD_BENCHMARKS=ON "${launcher[@]}"
+    -DLAYOUTCHECK_BUILD_BENCHMARKS=ON -DLAYOUTCHECK_BUILD_PYTHON=ON \
+    -DPython3_EXECUTABLE="$python" "${launcher[@]}"
   build "$dir"
   # The install/consumer check is a ctest test; make sure it is there rather than silently absent.
   ctest --test-dir "$dir" -N -R '^consumer_project$' | grep -q 'Total Tests: 1' ||
     { echo "error: ctest test consumer_project is not registered" >&2; return 1; }
+  local python_tests
+  python_tests="$(ctest --test-dir "$dir" -N -R '^python_' | grep -oE 'Total Tests: [0-9]+' |
+    grep -oE '[0-9]+')"
+  [[ "${python_tests:-0}" -gt 0 ]] ||
+    { echo "error: the Python module's tests are not registered" >&2; return 1; }
   run_ctest "$dir"
 }
 
@@ -157,12 +181,14 @@ stage_bench() {
 }
 
 stage_sanitize() {
-  local dir="$build_root/sanitize"
+  local dir="$build_root/sanitize" python
+  python="$(python_for_tests)"
   # -O1 -g1 keeps asserts, gives ASan line numbers, and keeps the numeric tests fast enough.
   configure "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
     -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" -DLAYOUTCHECK_SANITIZE=ON \
     -DLAYOUTCHECK_GPU_BACKEND=none -DLAYOUTCHECK_BUILD_TESTS=ON \
-    -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${launcher[@]}"
+    -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF -DLAYOUTCHECK_BUILD_PYTHON=ON \
+    -DPython3_EXECUTABLE="$python" "${launcher[@]}"
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   build "$dir"

@@ -1,15 +1,12 @@
 // layoutcheck lint FILE... : parse every contract and run the layout rules, printing each finding
 // with file, line, column and a fix, then one summary line per file.
 #include <iostream>
-#include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "commands.h"
 #include "common.h"
-#include "layoutcheck/check/lint.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/check/lint_report.h"
 
 namespace layoutcheck::cli {
 namespace {
@@ -21,33 +18,7 @@ struct LintOptions {
   std::int64_t max_elements = kDefaultElementCap;
 };
 
-struct FileResult {
-  std::string file;
-  std::optional<Contract> contract;
-  std::vector<Diagnostic> diagnostics;
-  bool unreadable = false;  // io error: an input error, not a finding
-};
-
-const char* severity_name(Severity severity) {
-  return severity == Severity::error ? "error" : severity == Severity::warning ? "warning" : "note";
-}
-
-FileResult lint_one(const std::string& file, const LoadOptions& options) {
-  FileResult result{file};
-  try {
-    ParseResult parsed = parse_contract_file(file, options);
-    result.diagnostics = std::move(parsed.diagnostics);
-    if (parsed.contract) {
-      std::vector<Diagnostic> checks = check_contract(*parsed.contract);
-      result.diagnostics.insert(result.diagnostics.end(), checks.begin(), checks.end());
-      result.contract = std::move(parsed.contract);
-    }
-  } catch (const InputError& error) {
-    result.diagnostics = error.diagnostics();
-    result.unreadable = true;
-  }
-  return result;
-}
+using FileResult = LintFileResult;
 
 bool is_command_line(const Diagnostic& diagnostic) {
   return diagnostic.where.file == "<command line>";
@@ -81,26 +52,7 @@ void print_text(const std::vector<FileResult>& results) {
 }
 
 void print_json(const std::vector<FileResult>& results) {
-  Json files = Json::array();
-  for (const FileResult& result : results) {
-    Json diagnostics = Json::array();
-    for (const Diagnostic& d : result.diagnostics)
-      diagnostics.push(Json::object()
-                           .set("file", d.where.file)
-                           .set("line", d.where.line)
-                           .set("column", d.where.column)
-                           .set("severity", severity_name(d.severity))
-                           .set("rule", d.rule)
-                           .set("message", d.message)
-                           .set("fix", d.fix));
-    Json entry = Json::object();
-    entry.set("file", result.file)
-        .set("ok", !has_errors(result.diagnostics))
-        .set("elements", result.contract ? Json(result.contract->elements()) : Json())
-        .set("diagnostics", std::move(diagnostics));
-    files.push(std::move(entry));
-  }
-  std::cout << Json::object().set("files", std::move(files)).dump() << "\n";
+  std::cout << lint_results_json(results).dump() << "\n";
 }
 
 int run_lint(const LintOptions& lint) {
@@ -109,29 +61,17 @@ int run_lint(const LintOptions& lint) {
 
   std::vector<FileResult> results;
   bool input_error = false, findings = false;
-  std::set<std::string> declared;  // symbols some linted contract declares
-  bool all_parsed = true;
   for (const std::string& file : lint.files) {
-    results.push_back(lint_one(file, options));
+    results.push_back(lint_file_result(file, options));
     const FileResult& result = results.back();
     for (const Diagnostic& d : result.diagnostics)
       input_error = input_error || (d.severity == Severity::error && is_command_line(d));
     input_error = input_error || result.unreadable;
     findings = findings || has_errors(result.diagnostics);
-    all_parsed = all_parsed && result.contract.has_value();
-    if (result.contract)
-      for (const Symbol& symbol : result.contract->symbols) declared.insert(symbol.name);
   }
-  // With several files a --set only some of them declare is fine; one that none declares is not.
-  // (A file that failed to parse may declare it, so the check needs every file parsed.)
-  std::vector<Diagnostic> unused;
-  if (options.ignore_unknown_overrides && all_parsed)
-    for (const auto& [name, value] : options.overrides)
-      if (!declared.count(name) && !results.empty())
-        unused.push_back({SourceLocation{"<command line>"}, Severity::error, "unknown-symbol",
-                          "--set " + name + "=" + std::to_string(value) +
-                              ": none of the linted contracts has a symbol '" + name + "'",
-                          "check the symbol name"});
+  const std::vector<Diagnostic> unused = options.ignore_unknown_overrides
+                                             ? overrides_no_file_declares(results, options)
+                                             : std::vector<Diagnostic>{};
 
   if (lint.json)
     print_json(results);

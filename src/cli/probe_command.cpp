@@ -23,10 +23,10 @@
 #include "cases/gdn/standard_layouts.h"
 #include "commands.h"
 #include "common.h"
-#include "layoutcheck/cases/case_layouts.h"
 #include "layoutcheck/cases/registry.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/probe/case_probe.h"
+#include "layoutcheck/probe/case_probe_request.h"
 #include "layoutcheck/render/report_json.h"
 #ifdef LAYOUTCHECK_HAVE_GPU
 #include "cases/gdn/gpu/gpu_runner_registry.h"
@@ -138,27 +138,10 @@ GdnLayouts consumer_layouts(const ProbeCommandOptions& options, const LoadOption
 
 int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
                    const std::string& decoder) {
-  if (options.producer.empty() || options.consumer.empty())
-    throw InputError(Diagnostic{
-        SourceLocation{"<command line>"}, Severity::error, "usage",
-        "--producer and --consumer are required",
-        "layoutcheck probe --case " + subject.name() + " --producer P.yaml --consumer C.yaml"});
   const LoadOptions load = load_options_from(options.assignments, options.max_elements);
-  const Contract producer = load_contract(options.producer, load);
-  const Contract consumer = load_contract(options.consumer, load);
-  CaseProbeRequest request;
-  request.buffer = options.buffer.value_or(subject.buffer_described_by(producer));
-  if (subject.buffer_described_by(producer) != request.buffer ||
-      subject.buffer_described_by(consumer) != request.buffer)
-    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
-                                "--producer and --consumer must describe buffer '" +
-                                    request.buffer + "' (they describe '" + producer.buffer +
-                                    "' and '" + consumer.buffer + "')",
-                                "give two contracts of the probed buffer"});
-  request.model = case_layouts(subject, load, {options.producer}, contracts_folder());
-  std::vector<std::string> claimed_files = options.with;
-  claimed_files.push_back(options.consumer);
-  request.claimed = case_layouts(subject, load, claimed_files, contracts_folder());
+  CaseProbeRequest request = case_probe_request(
+      subject, CaseProbeFiles{options.producer, options.consumer, options.with, options.buffer},
+      load, contracts_folder());
   request.rows = options.rows;
   request.seed = options.seed;
   request.max_probes = options.max_probes;

@@ -1,0 +1,31 @@
+// The request of a probe of one case's buffer from contract files: what `probe --case` reads from
+// its command line and `layoutcheck.probe` from its arguments, so both probe the same thing.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layoutcheck/cases/case.h"
+#include "layoutcheck/contract/parse.h"
+#include "layoutcheck/probe/case_probe.h"
+
+namespace layoutcheck {
+
+struct CaseProbeFiles {
+  std::string producer;               // the probed buffer as the model writes it
+  std::string consumer;               // the probed buffer as the kernel claims to read it
+  std::vector<std::string> with;      // other buffers as the kernel claims them
+  std::optional<std::string> buffer;  // default: the buffer the producer describes
+};
+
+// @post request.buffer, model (the case's defaults, the producer over its buffer) and claimed
+//       (the defaults, then `with` and the consumer) are set; the other members keep their
+//       defaults. Throws InputError (rule "usage") when the producer or the consumer is not
+//       given or they do not both describe the probed buffer, and what loading throws.
+CaseProbeRequest case_probe_request(const Case& subject, const CaseProbeFiles& files,
+                                    const LoadOptions& load,
+                                    const std::filesystem::path& contracts_folder);
+
+}  // namespace layoutcheck
