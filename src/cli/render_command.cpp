@@ -28,7 +28,7 @@ struct RenderOptions {
 
 int run_render(const RenderOptions& options) {
   const LoadOptions load = load_options_from(options.assignments, options.max_elements);
-  const Contract first = load_contract(options.file, load);
+  const Contract first = load_contract_argument(options.file, load);
   const SvgOptions svg{options.width};
   std::string picture;
   if (options.level && !first.gather)
@@ -43,7 +43,7 @@ int run_render(const RenderOptions& options) {
   } else if (options.other.empty()) {
     picture = render_row_svg(first, svg);
   } else {
-    const Contract second = load_contract(options.other, load);
+    const Contract second = load_contract_argument(options.other, load);
     picture = render_diff_svg(first, second, diff_contracts(first, second), svg);
   }
   if (options.output == "-") {

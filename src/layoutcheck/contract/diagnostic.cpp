@@ -13,8 +13,6 @@ std::string SourceLocation::str() const {
   return text;
 }
 
-namespace {
-
 const char* severity_name(Severity severity) {
   switch (severity) {
     case Severity::error:
@@ -26,6 +24,8 @@ const char* severity_name(Severity severity) {
   }
   return "error";
 }
+
+namespace {
 
 std::string join_lines(const std::vector<Diagnostic>& diagnostics) {
   std::string text;

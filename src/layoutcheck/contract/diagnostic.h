@@ -21,6 +21,8 @@ struct SourceLocation {
 
 enum class Severity { error, warning, note };
 
+const char* severity_name(Severity severity);  // "error", "warning", "note"
+
 struct Diagnostic {
   SourceLocation where;
   Severity severity = Severity::error;
