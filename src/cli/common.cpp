@@ -149,14 +149,6 @@ int finish_standard_output(int exit_code) {
   return kInputError;
 }
 
-CLI::Validator contract_argument() {
-  return CLI::Validator(
-      [](std::string& input) -> std::string {
-        return input == kStandardInput ? "" : CLI::ExistingFile(input);
-      },
-      "FILE or -");
-}
-
 std::string contract_argument_name(const std::string& argument) {
   return argument == kStandardInput ? std::string(kStandardInputName) : argument;
 }

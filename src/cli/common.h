@@ -55,10 +55,8 @@ LoadOptions load_options_from(const std::vector<std::string>& assignments,
 inline constexpr std::string_view kStandardInput = "-";
 inline constexpr std::string_view kStandardInputName = "<stdin>";
 
-// CLI11 check for a contract argument: an existing file, or "-".
-CLI::Validator contract_argument();
-
-// The file's text, or standard input's for "-"; InputError (rule "io") as read_file_capped, at
+// The file's text, or standard input's for "-"; InputError (rule "io") as read_file_capped (a
+// missing file among them, so that --json reports it as JSON like any input error), at
 // "<stdin>" for standard input, and when standard input is a terminal or was read already.
 std::string read_contract_argument(const std::string& argument);
 // The name diagnostics give the argument: the path, or "<stdin>".

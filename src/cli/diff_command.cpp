@@ -90,11 +90,11 @@ Command setup_diff_command(CLI::App& parent) {
   app->add_option("PRODUCER", options->producer,
                   "Contract of the buffer as written (- reads it from standard input)")
       ->required()
-      ->check(contract_argument());
+      ->type_name("FILE");
   app->add_option("CONSUMER", options->consumer,
                   "Contract the reading kernel was built for (- reads it from standard input)")
       ->required()
-      ->check(contract_argument());
+      ->type_name("FILE");
   add_set_option(app, options->assignments);
   add_max_elements_option(app, options->max_elements);
   add_format_options(app, options->format, options->json);

@@ -43,7 +43,7 @@ Command setup_explain_command(CLI::App& parent) {
       "explain", "Offset -> element, or element -> offset, with the layout arithmetic shown");
   app->add_option("FILE", options->file, "Contract (- reads it from standard input)")
       ->required()
-      ->check(contract_argument());
+      ->type_name("FILE");
   CLI::Option* offset =
       app->add_option("--offset", options->offset, "Physical offset within one row (elements)")
           ->check(whole_number());

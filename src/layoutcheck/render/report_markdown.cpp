@@ -1,7 +1,6 @@
 #include "layoutcheck/render/report_markdown.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <vector>
 
 #include "layoutcheck/render/markdown_text.h"
@@ -11,13 +10,6 @@ namespace {
 
 std::string name_of(const std::string& name, const std::string& file, const char* fallback) {
   return !name.empty() ? name : !file.empty() ? file : fallback;
-}
-
-std::string percent(std::int64_t part, std::int64_t whole) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%",
-                whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
-  return text;
 }
 
 std::string verdict(const MisreadReport& report, const std::string& producer,
@@ -32,7 +24,7 @@ std::string verdict(const MisreadReport& report, const std::string& producer,
            " elements), every later row is read from the wrong place.\n";
   }
   std::string text = "**Misread: " + std::to_string(report.misread) + " of " + elements +
-                     " elements (" + percent(report.misread, report.elements) + ")";
+                     " elements (" + percent_of(report.misread, report.elements) + ")";
   if (report.unresolved > 0) text += ", " + std::to_string(report.unresolved) + " unresolved";
   return text + ".** A kernel built for " + markdown_code(consumer) + " fed " +
          markdown_code(producer) + " reads them as other elements.\n";

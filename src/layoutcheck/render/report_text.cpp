@@ -1,6 +1,7 @@
 #include "layoutcheck/render/report_text.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 namespace layoutcheck {
@@ -115,6 +116,13 @@ std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
   }
   for (const std::string& rows : report.row_mismatches) text += "  rows: " + rows + "\n";
   for (const std::string& note : report.notes) text += "  note: " + note + "\n";
+  return text;
+}
+
+std::string percent_of(std::int64_t part, std::int64_t whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%",
+                whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
   return text;
 }
 

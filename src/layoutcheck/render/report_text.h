@@ -40,6 +40,9 @@ std::string describe_change(const FieldStructure& field);
 // `text` padded with spaces to `width` characters, for the columns of the text reports.
 std::string pad_right(std::string text, std::size_t width);
 
+// "93.8 %": part of whole, one decimal ("0.0 %" when whole is 0).
+std::string percent_of(std::int64_t part, std::int64_t whole);
+
 // "offset 7", "offsets 128-255" (end exclusive)
 std::string offsets_text(std::int64_t begin, std::int64_t end);
 
