@@ -68,12 +68,10 @@ for entry in "${changed[@]}"; do
   diff_status=0
   git show "$base:$old" | "$cli" "${args[@]}" >"$report.diff" 2>"$report.err" || diff_status=$?
   if [[ $diff_status -le 1 ]]; then
-    if [[ -n $pictures ]]; then  # the comment links the picture by name: it sits beside it
-      sed -i "s|]($picture)|]($(basename "$picture"))|" "$report.diff"
-      if command -v rsvg-convert >/dev/null 2>&1; then
-        rsvg-convert "$picture" -o "${picture%.svg}.png"
-        sed -i "s|]($(basename "$picture"))|]($(basename "${picture%.svg}.png"))|" "$report.diff"
-      fi
+    # The comment links the picture by file name; a PNG, where one can be made, shows everywhere.
+    if [[ -n $pictures ]] && command -v rsvg-convert >/dev/null 2>&1; then
+      rsvg-convert "$picture" -o "${picture%.svg}.png"
+      sed -i "s|]($(basename "$picture"))|]($(basename "${picture%.svg}.png"))|" "$report.diff"
     fi
     { echo "Changed: \`$new\`, the branch's layout against the base's."; echo; cat "$report.diff"; } >>"$report"
   else

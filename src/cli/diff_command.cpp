@@ -2,6 +2,7 @@
 // buffers laid out by PRODUCER. Exit 0 when nothing is misread, 1 when something is (an element,
 // or rows stepped by another stride). Either contract may be "-", read from standard input (the
 // base of a pull request: git show BASE:FILE | layoutcheck diff - FILE).
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -32,10 +33,12 @@ struct DiffOptions {
   OutputFormat output() const { return json ? OutputFormat::json : format; }
 };
 
-// A Markdown link target: the path as given, with what would end the link percent-encoded.
+// The picture is linked by its file name, as the Markdown and the picture are meant to sit side by
+// side (a PR comment's attachments, a CI artifact folder); what would end the link is
+// percent-encoded.
 std::string link_target(const std::string& path) {
   std::string target;
-  for (const char c : path) {
+  for (const char c : std::filesystem::path(path).filename().string()) {
     if (c == ' ')
       target += "%20";
     else if (c == '(')
@@ -103,7 +106,8 @@ Command setup_diff_command(CLI::App& parent) {
       ->check(integer_at_least(0));
   app->add_option(
          "--picture", options->picture,
-         "Also draw the diff (layoutcheck render) into this SVG file; the Markdown links it")
+         "Also draw the diff (layoutcheck render) into this SVG file; the Markdown links it "
+         "by file name, to sit beside it")
       ->type_name("FILE.svg");
   return {app, [options] { return run_diff(*options); },
           [options] { return options->output() == OutputFormat::json; }};
