@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "layoutcheck/render/svg_canvas.h"
+
 namespace layoutcheck {
 
 std::string markdown_text(std::string_view text) {
@@ -13,30 +15,10 @@ std::string markdown_text(std::string_view text) {
       continue;
     }
     const char c = text[i];
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '\\':
-      case '`':
-      case '*':
-      case '_':
-      case '[':
-      case ']':
-      case '#':
-      case '|':
-        out += '\\';
-        out += c;
-        break;
-      default:
-        out += c;
-    }
+    if (std::string_view("\\`*_[]#|").find(c) != std::string_view::npos)
+      out.append(1, '\\').append(1, c);
+    else  // HTML's own: < > & as entities, the rest as is
+      out += xml_escape(text.substr(i, 1));
   }
   return out;
 }
