@@ -148,6 +148,32 @@ step "probe (CPU model): Qwen3-Next kernel, Qwen3.5 ba" 1 probe-cpu-ba.txt \
 step "probe (CPU model): native kernel, Qwen3.5 qkvz" 0 probe-cpu-native.txt \
   layoutcheck probe --producer "$qkvz_flat" --consumer "$qkvz_flat"
 
+# The pull-request review outputs on the example pairs: Markdown for a PR comment, with the
+# picture written beside it.
+rope_cos_half=contracts/examples/rope_cos.half_split.yaml
+rope_cos_interleaved=contracts/examples/rope_cos.interleaved.yaml
+kv_nhd=contracts/examples/kv_cache.nhd.yaml
+kv_hnd=contracts/examples/kv_cache.hnd.yaml
+step "lint the example contracts (Markdown)" 0 examples-lint.md \
+  layoutcheck lint contracts/examples/*.yaml --format md
+step "diff qkvz (Markdown, picture beside it)" 1 qkvz-diff.md \
+  layoutcheck diff "$qkvz_flat" "$qkvz_interleaved" --format md --picture "$out_dir/qkvz-diff.svg"
+step "diff the RoPE cosine cache: half-split, interleaved kernel" 1 rope-cos-diff.md \
+  layoutcheck diff "$rope_cos_half" "$rope_cos_interleaved" --format md \
+  --picture "$out_dir/rope-cos-diff.svg"
+step "diff a KV-cache block: token-major, head-major kernel" 1 kv-cache-diff.md \
+  layoutcheck diff "$kv_nhd" "$kv_hnd" --format md --picture "$out_dir/kv-cache-diff.svg"
+step "render part of the qkvz rows (--range 0:2048)" 0 render-range.txt \
+  layoutcheck render "$qkvz_flat" "$qkvz_interleaved" --range 0:2048 -o "$out_dir/qkvz-diff-range.svg"
+if command -v rsvg-convert >/dev/null; then
+  for picture in rope-cos-diff kv-cache-diff qkvz-diff-range; do
+    if [[ -s "$out_dir/$picture.svg" ]]; then
+      step "convert $picture to PNG" 0 "render-$picture-png.txt" \
+        rsvg-convert -o "$out_dir/$picture.png" "$out_dir/$picture.svg"
+    fi
+  done
+fi
+
 rope_half=contracts/rope/half_split.x.yaml
 rope_interleaved=contracts/rope/interleaved.x.yaml
 step "list the cases" 0 cases.txt layoutcheck cases

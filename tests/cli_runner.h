@@ -22,13 +22,8 @@ inline std::string shell_quoted(const std::string& text) {
   return quoted + "'";
 }
 
-// `layoutcheck ARGS...`, each argument quoted for the shell; with stdout_to, standard output goes
-// to that file instead and only stderr is captured.
-inline CliResult run_cli(const std::vector<std::string>& args, const std::string& stdout_to = "") {
-  std::string command = shell_quoted(LAYOUTCHECK_CLI);
-  for (const std::string& arg : args) command += " " + shell_quoted(arg);
-  command += " 2>&1";
-  if (!stdout_to.empty()) command += " >" + shell_quoted(stdout_to);
+// A shell command line, its exit code and what it printed on standard output.
+inline CliResult run_shell(const std::string& command) {
   CliResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -39,6 +34,16 @@ inline CliResult run_cli(const std::vector<std::string>& args, const std::string
   const int status = pclose(pipe);
   if (status != -1 && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   return result;
+}
+
+// `layoutcheck ARGS...`, each argument quoted for the shell; with stdout_to, standard output goes
+// to that file instead and only stderr is captured.
+inline CliResult run_cli(const std::vector<std::string>& args, const std::string& stdout_to = "") {
+  std::string command = shell_quoted(LAYOUTCHECK_CLI);
+  for (const std::string& arg : args) command += " " + shell_quoted(arg);
+  command += " 2>&1";
+  if (!stdout_to.empty()) command += " >" + shell_quoted(stdout_to);
+  return run_shell(command);
 }
 
 }  // namespace layoutcheck::testing

@@ -10,6 +10,7 @@
 #include "arguments.h"
 #include "json_to_python.h"
 #include "layoutcheck/check/lint_report.h"
+#include "layoutcheck/render/lint_report.h"
 #include "layoutcheck/contract/contract.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
@@ -73,7 +74,9 @@ py::object lint(const py::args& paths, std::int64_t max_elements, const py::kwar
   if (load.ignore_unknown_overrides)
     if (const auto unused = overrides_no_file_declares(results, load); !unused.empty())
       throw InputError(unused);
-  return to_python(lint_results_json(results));
+  std::vector<LintedFile> reports;
+  for (const LintFileResult& result : results) reports.push_back(linted_file(result));
+  return to_python(lint_to_json(reports));
 }
 
 py::object diff(const py::handle& producer, const py::handle& consumer,

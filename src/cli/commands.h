@@ -3,15 +3,17 @@
 // exit code (0 clean, 1 findings, 2 usage or input error; gate also 3, incomplete).
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace layoutcheck::cli {
 
 struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
+  // True when the command was asked for JSON: an input error is then also printed on standard
+  // output as JSON ({"errors": [...]}), so a tool reading it never gets plain text.
+  std::function<bool()> wants_json = [] { return false; };
 };
 
 Command setup_lint_command(CLI::App& parent);

@@ -1,5 +1,7 @@
 #include "common.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -10,12 +12,25 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "layoutcheck/contract/expression.h"
+#include "layoutcheck/contract/read_file.h"
 
 namespace layoutcheck::cli {
+
+void add_format_options(CLI::App* app, OutputFormat& format, bool& json) {
+  const std::map<std::string, OutputFormat> names{
+      {"text", OutputFormat::text}, {"json", OutputFormat::json}, {"md", OutputFormat::markdown}};
+  CLI::Option* chosen = app->add_option("--format", format,
+                                        "Output: text (default), json, or md (Markdown for a "
+                                        "pull-request comment)")
+                            ->transform(CLI::CheckedTransformer(names))
+                            ->type_name("text|json|md");
+  app->add_flag("--json", json, "The same as --format json")->excludes(chosen);
+}
 
 void add_set_option(CLI::App* app, std::vector<std::string>& assignments) {
   app->add_option("--set", assignments,
@@ -132,6 +147,49 @@ int finish_standard_output(int exit_code) {
   std::cerr << "layoutcheck: cannot write to standard output: "
             << std::strerror(error != 0 ? error : EIO) << "\n";
   return kInputError;
+}
+
+std::string contract_argument_name(const std::string& argument) {
+  return argument == kStandardInput ? std::string(kStandardInputName) : argument;
+}
+
+std::string read_contract_argument(const std::string& argument) {
+  if (argument != kStandardInput)
+    return read_file_capped(argument, kMaxContractBytes, "a contract");
+  static bool read_already = false;  // a second "-" would find the stream drained
+  const auto fail = [](std::string message, std::string fix) {
+    throw InputError(Diagnostic{SourceLocation{std::string(kStandardInputName)}, Severity::error,
+                                "io", std::move(message), std::move(fix)});
+  };
+  if (read_already)
+    fail("standard input holds one contract and was read already",
+         "give the other contract as a file");
+  read_already = true;
+  if (::isatty(STDIN_FILENO))
+    fail("standard input is a terminal, not a contract",
+         "pipe a contract in: ... | layoutcheck lint -");
+  try {
+    return read_file_capped("/dev/stdin", kMaxContractBytes, "a contract");
+  } catch (const InputError& error) {  // name the stream as the user gave it, not as /dev/stdin
+    std::vector<Diagnostic> renamed = error.diagnostics();
+    for (Diagnostic& diagnostic : renamed) {
+      diagnostic.where.file = kStandardInputName;
+      for (std::size_t at = diagnostic.message.find("/dev/stdin"); at != std::string::npos;
+           at = diagnostic.message.find("/dev/stdin"))
+        diagnostic.message.replace(at, 10, "standard input");
+    }
+    throw InputError(std::move(renamed));
+  }
+}
+
+ParseResult parse_contract_argument(const std::string& argument, const LoadOptions& options) {
+  return parse_contract_text(read_contract_argument(argument), contract_argument_name(argument),
+                             options);
+}
+
+Contract load_contract_argument(const std::string& argument, const LoadOptions& options) {
+  return load_contract_text(read_contract_argument(argument), contract_argument_name(argument),
+                            options);
 }
 
 std::filesystem::path contracts_folder() {

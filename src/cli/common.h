@@ -16,6 +16,11 @@ namespace layoutcheck::cli {
 
 enum ExitCode : int { kClean = 0, kFindings = 1, kInputError = 2 };
 
+enum class OutputFormat { text, json, markdown };
+
+// Binds "--format text|json|md" to format and "--json" (the same as --format json) to json.
+void add_format_options(CLI::App* app, OutputFormat& format, bool& json);
+
 // Binds "--set NAME=VALUE" (repeatable) to assignments.
 void add_set_option(CLI::App* app, std::vector<std::string>& assignments);
 
@@ -44,6 +49,22 @@ void add_max_elements_option(CLI::App* app, std::int64_t& max_elements);
 // assignment.
 LoadOptions load_options_from(const std::vector<std::string>& assignments,
                               std::int64_t max_elements = kDefaultElementCap);
+
+// "-" on a command line: the contract comes from standard input, named "<stdin>" in messages
+// ("<stdin>:12:7: error[overlap]: ..."). Standard input can be read once per run.
+inline constexpr std::string_view kStandardInput = "-";
+inline constexpr std::string_view kStandardInputName = "<stdin>";
+
+// The file's text, or standard input's for "-"; InputError (rule "io") as read_file_capped (a
+// missing file among them, so that --json reports it as JSON like any input error), at
+// "<stdin>" for standard input, and when standard input is a terminal or was read already.
+std::string read_contract_argument(const std::string& argument);
+// The name diagnostics give the argument: the path, or "<stdin>".
+std::string contract_argument_name(const std::string& argument);
+
+// parse_contract_file / load_contract for a command-line argument that may be "-".
+ParseResult parse_contract_argument(const std::string& argument, const LoadOptions& options);
+Contract load_contract_argument(const std::string& argument, const LoadOptions& options);
 
 // Writes `contents` to the file at `path`; InputError (rule "output") saying why when it cannot:
 // "cannot write out/x.svg: No such file or directory".

@@ -23,8 +23,8 @@ struct ExplainOptions {
 };
 
 int run_explain(const ExplainOptions& options) {
-  const Contract contract =
-      load_contract(options.file, load_options_from(options.assignments, options.max_elements));
+  const Contract contract = load_contract_argument(
+      options.file, load_options_from(options.assignments, options.max_elements));
   const Explainer explainer(contract);
   const Explanation explanation = options.offset ? explainer.at_offset(*options.offset)
                                                  : explainer.at_element(*options.element);
@@ -41,7 +41,9 @@ Command setup_explain_command(CLI::App& parent) {
   auto options = std::make_shared<ExplainOptions>();
   CLI::App* app = parent.add_subcommand(
       "explain", "Offset -> element, or element -> offset, with the layout arithmetic shown");
-  app->add_option("FILE", options->file, "Contract")->required()->check(CLI::ExistingFile);
+  app->add_option("FILE", options->file, "Contract (- reads it from standard input)")
+      ->required()
+      ->type_name("FILE");
   CLI::Option* offset =
       app->add_option("--offset", options->offset, "Physical offset within one row (elements)")
           ->check(whole_number());
@@ -56,7 +58,7 @@ Command setup_explain_command(CLI::App& parent) {
     if (offset->count() + element->count() != 1)
       throw CLI::RequiredError("exactly one of --offset or --element");
   });
-  return {app, [options] { return run_explain(*options); }};
+  return {app, [options] { return run_explain(*options); }, [options] { return options->json; }};
 }
 
 }  // namespace layoutcheck::cli

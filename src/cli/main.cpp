@@ -13,6 +13,7 @@
 #include "cases/builtin_gpu_cases.h"
 #endif
 #include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/render/diagnostic_json.h"
 
 namespace {
 
@@ -27,9 +28,9 @@ int parse_and_run(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::vector<Command> commands = {
-      setup_lint_command(app),   setup_diff_command(app),    setup_explain_command(app),
-      setup_render_command(app), setup_probe_command(app),   setup_run_command(app),
-      setup_bench_command(app),  setup_codegen_command(app), setup_cases_command(app),
+      setup_lint_command(app),    setup_diff_command(app),    setup_explain_command(app),
+      setup_render_command(app),  setup_probe_command(app),   setup_run_command(app),
+      setup_bench_command(app),   setup_codegen_command(app), setup_cases_command(app),
       setup_profile_command(app), setup_gate_command(app),
   };
 
@@ -66,9 +67,17 @@ int parse_and_run(int argc, char** argv) {
       return command.run();
     } catch (const layoutcheck::InputError& error) {
       for (const auto& diagnostic : error.diagnostics()) std::cerr << diagnostic.str() << "\n";
+      if (command.wants_json())
+        std::cout << layoutcheck::errors_to_json(error.diagnostics()).dump() << "\n";
       return kInputError;
     } catch (const std::exception& error) {
       std::cerr << "layoutcheck " << command.app->get_name() << ": error: " << error.what() << "\n";
+      if (command.wants_json())
+        std::cout << layoutcheck::errors_to_json(
+                         {layoutcheck::Diagnostic{
+                             {}, layoutcheck::Severity::error, "input", error.what(), ""}})
+                         .dump()
+                  << "\n";
       return kInputError;
     }
   }

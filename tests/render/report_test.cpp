@@ -23,6 +23,13 @@ TEST(ReportText, SummaryTableAndRuns) {
             "  field  elements  misread\n"
             "  B             4        2\n"
             "  A             4        2\n"
+            "  structure, producer vs consumer (shape:stride at offset):\n"
+            "    group-major -> interleaved: the producer keeps each of B, A whole, the consumer "
+            "interleaves them per h (2 groups of 4 offsets)\n"
+            "    B  (4):(1) at 0  vs  ((2,2)):((1,4)) at 0\n"
+            "       group-major -> interleaved per h: hv (4):(1) -> (2,2):(1,4)\n"
+            "    A  (4):(1) at 4  vs  ((2,2)):((1,4)) at 2\n"
+            "       group-major -> interleaved per h: offset 4 -> 2, hv (4):(1) -> (2,2):(1,4)\n"
             "  offsets 4-5 hold A[0:2] in the producer, read as B[2:4] by the consumer\n"
             "  offsets 2-3 hold B[2:4] in the producer, read as A[0:2] by the consumer\n");
   EXPECT_EQ(report_to_text(report, 1),
@@ -30,6 +37,13 @@ TEST(ReportText, SummaryTableAndRuns) {
             "  field  elements  misread\n"
             "  B             4        2\n"
             "  A             4        2\n"
+            "  structure, producer vs consumer (shape:stride at offset):\n"
+            "    group-major -> interleaved: the producer keeps each of B, A whole, the consumer "
+            "interleaves them per h (2 groups of 4 offsets)\n"
+            "    B  (4):(1) at 0  vs  ((2,2)):((1,4)) at 0\n"
+            "       group-major -> interleaved per h: hv (4):(1) -> (2,2):(1,4)\n"
+            "    A  (4):(1) at 4  vs  ((2,2)):((1,4)) at 2\n"
+            "       group-major -> interleaved per h: offset 4 -> 2, hv (4):(1) -> (2,2):(1,4)\n"
             "  offsets 4-5 hold A[0:2] in the producer, read as B[2:4] by the consumer\n"
             "  ... and 1 more run\n");
 }

@@ -7,21 +7,22 @@
 
 namespace layoutcheck {
 
-LintFileResult lint_file_result(const std::string& file, const LoadOptions& options) {
-  LintFileResult result{file, std::nullopt, {}, false};
-  try {
-    ParseResult parsed = parse_contract_file(file, options);
-    result.diagnostics = std::move(parsed.diagnostics);
-    if (parsed.contract) {
-      std::vector<Diagnostic> checks = check_contract(*parsed.contract);
-      result.diagnostics.insert(result.diagnostics.end(), checks.begin(), checks.end());
-      result.contract = std::move(parsed.contract);
-    }
-  } catch (const InputError& error) {
-    result.diagnostics = error.diagnostics();
-    result.unreadable = true;
+LintFileResult lint_parsed(std::string name, ParseResult parsed) {
+  LintFileResult result{std::move(name), std::nullopt, std::move(parsed.diagnostics), false};
+  if (parsed.contract) {
+    std::vector<Diagnostic> checks = check_contract(*parsed.contract);
+    result.diagnostics.insert(result.diagnostics.end(), checks.begin(), checks.end());
+    result.contract = std::move(parsed.contract);
   }
   return result;
+}
+
+LintFileResult lint_file_result(const std::string& file, const LoadOptions& options) {
+  try {
+    return lint_parsed(file, parse_contract_file(file, options));
+  } catch (const InputError& error) {
+    return {file, std::nullopt, error.diagnostics(), true};
+  }
 }
 
 std::vector<Diagnostic> overrides_no_file_declares(const std::vector<LintFileResult>& results,
@@ -39,29 +40,6 @@ std::vector<Diagnostic> overrides_no_file_declares(const std::vector<LintFileRes
                             ": none of the linted contracts has a symbol '" + name + "'",
                         "check the symbol name"});
   return unused;
-}
-
-Json lint_results_json(const std::vector<LintFileResult>& results) {
-  Json files = Json::array();
-  for (const LintFileResult& result : results) {
-    Json diagnostics = Json::array();
-    for (const Diagnostic& d : result.diagnostics)
-      diagnostics.push(Json::object()
-                           .set("file", d.where.file)
-                           .set("line", d.where.line)
-                           .set("column", d.where.column)
-                           .set("severity", severity_name(d.severity))
-                           .set("rule", d.rule)
-                           .set("message", d.message)
-                           .set("fix", d.fix));
-    Json entry = Json::object();
-    entry.set("file", result.file)
-        .set("ok", !has_errors(result.diagnostics))
-        .set("elements", result.contract ? Json(result.contract->elements()) : Json())
-        .set("diagnostics", std::move(diagnostics));
-    files.push(std::move(entry));
-  }
-  return Json::object().set("files", std::move(files));
 }
 
 }  // namespace layoutcheck

@@ -1,5 +1,6 @@
-// What `lint` finds in each file, as one model the CLI prints as text and JSON and the Python
-// module returns: the parse problems, then the layout checks, per file.
+// What `lint` finds in each file, as one model for the CLI and the Python module: the parse
+// problems, then the layout checks, per file, and the contract when it resolved (for the --set
+// check). render/lint_report.h renders it (text, JSON, Markdown).
 #pragma once
 
 #include <optional>
@@ -9,7 +10,6 @@
 
 #include "layoutcheck/contract/contract.h"
 #include "layoutcheck/contract/parse.h"
-#include "layoutcheck/render/json.h"
 
 namespace layoutcheck {
 
@@ -22,6 +22,9 @@ struct LintFileResult {
 
 // @post never throws for a problem of the file itself: it is in the diagnostics.
 LintFileResult lint_file_result(const std::string& file, const LoadOptions& options);
+// The layout checks of a contract already parsed (from a file, standard input or text), under
+// the name it is reported by.
+LintFileResult lint_parsed(std::string name, ParseResult parsed);
 
 // With several files one --set may concern only some of them (LoadOptions::
 // ignore_unknown_overrides); one that no file declares is an error ("unknown-symbol", on the
@@ -29,8 +32,5 @@ LintFileResult lint_file_result(const std::string& file, const LoadOptions& opti
 std::vector<Diagnostic> overrides_no_file_declares(const std::vector<LintFileResult>& results,
                                                    const LoadOptions& options);
 
-// {"files": [{file, ok, elements (null when unresolved), diagnostics: [{file, line, column,
-//  severity, rule, message, fix}]}]}
-Json lint_results_json(const std::vector<LintFileResult>& results);
 
 }  // namespace layoutcheck

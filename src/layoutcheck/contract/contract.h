@@ -72,7 +72,12 @@ struct Dim {
   std::int64_t position_of(std::int64_t index) const;
   std::optional<std::int64_t> index_at(std::int64_t position) const;
   std::int64_t offset_of_position(std::int64_t position) const;
-  std::int64_t offset_of(std::int64_t index) const { return offset_of_position(position_of(index)); }
+  std::int64_t offset_of(std::int64_t index) const {
+    return offset_of_position(position_of(index));
+  }
+  // What a reviewer calls mode m: its own name, else the dim's ("h"; "hv.1" for an unnamed mode
+  // of a split dim).
+  std::string mode_name(std::size_t mode) const;
 };
 
 struct Field {

@@ -4,7 +4,9 @@ namespace layoutcheck {
 
 MisreadReport diff_contracts(const Contract& producer, const Contract& consumer) {
   require_same_fields(producer, consumer);  // before building a read map that may be huge
-  return compare_reads(producer, consumer, ReadMap::from_contract(consumer));
+  MisreadReport report = compare_reads(producer, consumer, ReadMap::from_contract(consumer));
+  report.structure = compare_structure(producer, consumer);
+  return report;
 }
 
 }  // namespace layoutcheck

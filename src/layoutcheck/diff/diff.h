@@ -9,7 +9,8 @@ namespace layoutcheck {
 
 // @pre both contracts passed the layout checks.
 // @post throws InputError (rule "incompatible") when fields, shapes or dtypes differ; otherwise the
-//       report of compare_reads with the read map the consumer's contract declares.
+//       report of compare_reads with the read map the consumer's contract declares, and the
+//       structure of compare_structure.
 MisreadReport diff_contracts(const Contract& producer, const Contract& consumer);
 
 }  // namespace layoutcheck

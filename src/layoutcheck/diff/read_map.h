@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "layoutcheck/contract/contract.h"
+#include "layoutcheck/diff/structure.h"
 
 namespace layoutcheck {
 
@@ -64,6 +66,9 @@ struct MisreadReport {
   // place, however well one row agrees ("row dim 'token': producer stride 8, consumer stride 4").
   std::vector<std::string> row_mismatches;
   std::vector<std::string> notes;  // differences that are allowed but worth saying (row sizes)
+  // The static diff's per-field comparison of the two layouts; absent for probed read maps, which
+  // have no layout of their own to compare.
+  std::optional<StructuralSummary> structure;
 
   // Something is read from the wrong place: a finding (exit 1).
   bool has_findings() const { return misread > 0 || !row_mismatches.empty(); }

@@ -5,11 +5,6 @@
 namespace layoutcheck {
 namespace {
 
-std::string mode_name(const Dim& dim, std::size_t mode) {
-  if (!dim.modes[mode].name.empty()) return dim.modes[mode].name;
-  return dim.modes.size() == 1 ? dim.name : dim.name + "." + std::to_string(mode);
-}
-
 std::string dim_line(const DimShare& dim) {
   auto share = [](const ModeShare& mode) {
     return mode.name + "=" + std::to_string(mode.index) + " (stride " +
@@ -111,7 +106,7 @@ Explanation Explainer::at_element(ElementRef element) const {
     }
     for (std::size_t m = 0; m < dim.modes.size(); ++m) {  // fastest mode first
       const Mode& mode = dim.modes[m];
-      share.modes.push_back({mode_name(dim, m), rest % mode.size, mode.size, mode.stride});
+      share.modes.push_back({dim.mode_name(m), rest % mode.size, mode.size, mode.stride});
       rest /= mode.size;
     }
     explanation.dims.push_back(std::move(share));

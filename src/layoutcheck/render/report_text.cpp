@@ -1,6 +1,7 @@
 #include "layoutcheck/render/report_text.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 namespace layoutcheck {
@@ -8,9 +9,6 @@ namespace {
 
 std::string pad_left(const std::string& text, std::size_t width) {
   return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
-}
-std::string pad_right(const std::string& text, std::size_t width) {
-  return text + std::string(width > text.size() ? width - text.size() : 0, ' ');
 }
 
 std::string label(const std::string& name, const std::string& file, const char* fallback) {
@@ -46,7 +44,42 @@ std::string field_table(const MisreadReport& report) {
   return text;
 }
 
+// Per field, both layouts side by side, then what changed:
+//   structure, producer vs consumer (shape:stride at offset):
+//     X  (64,2):(1,64) at 0  vs  (64,2):(2,1) at 0
+//        mode permutation, p and c swap places (c,p -> p,c, slowest first): p stride 1 -> 2, ...
+std::string structure_text(const StructuralSummary& structure) {
+  std::size_t name_width = 0, producer_width = 0;
+  for (const FieldStructure& field : structure.fields) {
+    name_width = std::max(name_width, field.field.size());
+    producer_width =
+        std::max(producer_width, layout_at(field.producer_layout, field.producer_offset).size());
+  }
+  std::string text = "  structure, producer vs consumer (shape:stride at offset):\n";
+  if (!structure.buffer.empty()) text += "    " + structure.buffer + "\n";
+  for (const FieldStructure& field : structure.fields) {
+    text += "    " + pad_right(field.field, name_width) + "  " +
+            pad_right(layout_at(field.producer_layout, field.producer_offset), producer_width) +
+            "  vs  " + layout_at(field.consumer_layout, field.consumer_offset) + "\n";
+    text += "    " + std::string(name_width + 2, ' ') + describe_change(field) + "\n";
+  }
+  return text;
+}
+
 }  // namespace
+
+std::string layout_at(const std::string& layout, std::int64_t offset) {
+  return layout + " at " + std::to_string(offset);
+}
+
+std::string describe_change(const FieldStructure& field) {
+  if (field.kind == LayoutChange::same)
+    return field.classification.empty() ? "same layout" : field.classification;
+  std::string text = field.classification.empty() ? "changed" : field.classification;
+  for (std::size_t i = 0; i < field.changes.size(); ++i)
+    text += (i == 0 ? ": " : ", ") + field.changes[i];
+  return text;
+}
 
 std::string report_title(const MisreadReport& report) {
   return label(report.producer, report.producer_file, "producer") + " (producer) -> " +
@@ -65,6 +98,8 @@ std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
     text += std::to_string(report.misread) + " of " + elements + " elements misread";
     if (report.unresolved > 0) text += ", " + std::to_string(report.unresolved) + " unresolved";
     text += "\n" + field_table(report);
+    if (report.structure && !report.structure->all_same())
+      text += structure_text(*report.structure);
     const std::size_t shown = std::min(max_runs, report.runs.size());
     for (std::size_t i = 0; i < shown; ++i) text += "  " + run_line(report.runs[i]) + "\n";
     const std::int64_t more = report.runs_total - static_cast<std::int64_t>(shown);
@@ -81,6 +116,13 @@ std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
   }
   for (const std::string& rows : report.row_mismatches) text += "  rows: " + rows + "\n";
   for (const std::string& note : report.notes) text += "  note: " + note + "\n";
+  return text;
+}
+
+std::string percent_of(std::int64_t part, std::int64_t whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%",
+                whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
   return text;
 }
 

@@ -9,20 +9,25 @@
 #include <stdexcept>
 
 #include "layoutcheck/contract/row_map.h"
+#include "layoutcheck/render/moved_runs.h"
+#include "layoutcheck/render/report_text.h"
 #include "layoutcheck/render/svg_canvas.h"
 
 namespace layoutcheck {
 namespace {
 
-constexpr std::size_t kMaxSegments = 4000;  // rectangles per row before heads are merged
-constexpr std::size_t kMaxBands = 2000;     // past this the moved runs are counted, not drawn
+constexpr std::size_t kMaxSegments = 4000;      // rectangles per row before heads are merged
+constexpr std::size_t kMaxBands = 2000;         // past this the moved runs are counted, not drawn
+constexpr std::size_t kMaxFoldedRuns = 100000;  // runs kept to fold into moves
 constexpr int kPaddingField = -1;
 constexpr int kGapField = -2;
 constexpr int kMixedField = -3;  // a pixel column holding several fields
 constexpr const char* kMixedColour = "#9e9e9e";
 constexpr double kMarginLeft = 150, kMarginRight = 36;
+constexpr double kMarginRightDiff = 130;  // room for each field's misread fraction
 constexpr double kStripHeight = 54;
-constexpr double kFontSize = 12, kLabelSize = 8;
+constexpr double kFontSize = 12;
+constexpr double kMinLabelSize = 7, kMaxLabelSize = 13;  // a label's font follows its cell
 constexpr double kMarkHeight = 9;  // the red bar under misread consumer offsets
 constexpr const char* kMisreadRed = "#d62728";
 constexpr const char* kPalette[] = {"#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2",
@@ -113,12 +118,17 @@ std::vector<Segment> row_segments(const Contract& contract, double px_per_offset
   return columns;
 }
 
-// The canvas in row coordinates: offset -> x, with margins for the captions.
+// The canvas in row coordinates: offset -> x, with margins for the captions. A zoomed picture
+// draws offsets [view.begin, view.end) across the width; what lies outside is clipped.
 class Picture : public SvgCanvas {
  public:
-  Picture(double width, std::int64_t row_size) : SvgCanvas(width) {
-    scale_ = (width - kMarginLeft - kMarginRight) /
-             static_cast<double>(std::max<std::int64_t>(1, row_size));
+  Picture(double width, OffsetRange view, std::int64_t row_size, double margin_right)
+      : SvgCanvas(width),
+        view_(view),
+        margin_right_(margin_right),
+        zoomed_(view.begin > 0 || view.end < row_size) {
+    scale_ = (width - kMarginLeft - margin_right) /
+             static_cast<double>(std::max<std::int64_t>(1, view.end - view.begin));
     define(
         "<pattern id=\"misread\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
         "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\" "
@@ -129,13 +139,53 @@ class Picture : public SvgCanvas {
         "patternTransform=\"rotate(-45)\"><rect width=\"5\" height=\"5\" fill=\"#e6e6e6\"/>"
         "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"5\" stroke=\"#aaaaaa\" stroke-width=\"1.5\"/>"
         "</pattern>");
+    if (zoomed_)
+      define("<clipPath id=\"view\"><rect x=\"" + svg_number(left()) + "\" y=\"0\" width=\"" +
+             svg_number(right() - left()) + "\" height=\"100000\"/></clipPath>");
   }
-  double x(std::int64_t offset) const { return kMarginLeft + static_cast<double>(offset) * scale_; }
+  double x(std::int64_t offset) const {
+    return kMarginLeft + static_cast<double>(offset - view_.begin) * scale_;
+  }
   double scale() const { return scale_; }
+  double left() const { return kMarginLeft; }
+  double right() const { return width() - margin_right_; }
+  const OffsetRange& view() const { return view_; }
+  bool zoomed() const { return zoomed_; }
+  // Attributes that keep a shape reaching outside the view inside it.
+  std::string clipped() const { return zoomed_ ? " clip-path=\"url(#view)\"" : ""; }
 
  private:
+  OffsetRange view_;
+  double margin_right_;
+  bool zoomed_;
   double scale_;
 };
+
+// The first label that fits the cell is drawn, across at the largest font up to kMaxLabelSize,
+// else upwards; none when not even the shortest fits at kMinLabelSize.
+bool draw_label(Picture& picture, double x0, double w, double y,
+                const std::vector<std::string>& labels) {
+  const std::string anchor = "text-anchor=\"middle\" fill=\"#ffffff\"";
+  for (const std::string& label : labels) {
+    const double size = std::min(kMaxLabelSize, (w - 4) / text_width(label, 1));
+    if (size >= kMinLabelSize) {
+      picture.text(x0 + w / 2, y + kStripHeight / 2 + size * 0.35, label, std::floor(size * 2) / 2,
+                   anchor);
+      return true;
+    }
+  }
+  for (const std::string& label : labels) {
+    const double size = std::min({kMaxLabelSize, w - 3, (kStripHeight - 6) / text_width(label, 1)});
+    if (size >= kMinLabelSize) {
+      const double cx = x0 + w / 2 + size * 0.35, cy = y + kStripHeight / 2;
+      picture.text(0, 0, label, std::floor(size * 2) / 2,
+                   anchor + " transform=\"translate(" + svg_number(cx) + "," + svg_number(cy) +
+                       ") rotate(-90)\"");
+      return true;
+    }
+  }
+  return false;
+}
 
 std::string symbols_line(const Contract& contract) {
   std::string text;
@@ -148,8 +198,32 @@ void draw_row(Picture& picture, const Contract& contract, const std::vector<Segm
               const Colours& colours, double y, const std::string& role) {
   picture.text(12, y + kStripHeight / 2 - 4, role, kFontSize, "font-weight=\"bold\"");
   picture.text(12, y + kStripHeight / 2 + 12, contract.name, kFontSize - 1, "fill=\"#444444\"");
+  const OffsetRange& view = picture.view();
+  struct Stretch {
+    int field = kGapField;
+    std::int64_t begin = 0, end = 0, first_head = -1, last_head = -1;
+    bool empty() const { return end <= begin; }
+  } unlabelled;
+  auto label_stretch = [&](const Stretch& stretch) {
+    if (stretch.empty() || stretch.field < 0) return;
+    const Field& field = contract.fields[static_cast<std::size_t>(stretch.field)];
+    std::vector<std::string> labels{field.name};
+    if (stretch.first_head >= 0 && !field.dims.empty() && stretch.last_head > stretch.first_head)
+      labels.insert(labels.begin(), field.name + " " + field.dims[0].name +
+                                        std::to_string(stretch.first_head) + "-" +
+                                        std::to_string(stretch.last_head));
+    const double x0 = picture.x(stretch.begin);
+    draw_label(picture, x0, picture.x(stretch.end) - x0, y, labels);
+  };
   for (const Segment& segment : segments) {
-    const double x0 = picture.x(segment.begin), w = picture.x(segment.end) - x0;
+    const std::int64_t begin = std::max(segment.begin, view.begin);
+    const std::int64_t end = std::min(segment.end, view.end);
+    if (begin >= end) continue;
+    const double x0 = picture.x(begin), w = picture.x(end) - x0;
+    if (segment.field < 0) {  // gaps, padding and mixed columns end a stretch of one field
+      label_stretch(unlabelled);
+      unlabelled = {};
+    }
     if (segment.field == kGapField) {
       picture.rect(x0, y, w, kStripHeight,
                    "fill=\"#ffffff\" stroke=\"#999999\" stroke-dasharray=\"3,2\"");
@@ -169,36 +243,47 @@ void draw_row(Picture& picture, const Contract& contract, const std::vector<Segm
     picture.rect(
         x0, y, w, kStripHeight,
         "fill=\"" + fill + "\"" + (w >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.6\"" : ""));
-    const std::string label =
-        segment.head >= 0 ? field.name + " h" + std::to_string(segment.head) : field.name;
-    const double length = text_width(label, kLabelSize) + 4;
-    const std::string anchor = "text-anchor=\"middle\" fill=\"#ffffff\"";
-    if (length <= w) {
-      picture.text(x0 + w / 2, y + kStripHeight / 2 + kLabelSize * 0.35, label, kLabelSize, anchor);
-    } else if (w >= kLabelSize && length <= kStripHeight) {  // narrow: write it upwards
-      const double cx = x0 + w / 2 + kLabelSize * 0.35, cy = y + kStripHeight / 2;
-      picture.text(0, 0, label, kLabelSize,
-                   anchor + " transform=\"translate(" + svg_number(cx) + "," + svg_number(cy) +
-                       ") rotate(-90)\"");
+    // Named by the contract's own outermost dim: "K t3" for a cache's tokens, "V hv7".
+    std::vector<std::string> labels{field.name};
+    if (segment.head >= 0 && !field.dims.empty()) {
+      const std::string index = field.dims[0].name + std::to_string(segment.head);
+      labels = {field.name + " " + index, index};
+    }
+    const bool labelled = draw_label(picture, x0, w, y, labels);
+    // Cells too narrow for their own labels: the stretch of one field gets one, "Q h0-15".
+    if (!labelled &&
+        (unlabelled.empty() || unlabelled.field != segment.field || unlabelled.end != begin)) {
+      label_stretch(unlabelled);
+      unlabelled = {segment.field, begin, end, segment.head, segment.head};
+    } else if (!labelled) {
+      unlabelled.end = end;
+      unlabelled.last_head = segment.head;
+    } else {
+      label_stretch(unlabelled);
+      unlabelled = {};
     }
   }
-  picture.rect(picture.x(0), y, picture.x(contract.row_size) - picture.x(0), kStripHeight,
-               "fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"");
+  label_stretch(unlabelled);
+  const double x0 = picture.x(std::max<std::int64_t>(0, view.begin));
+  const double x1 = picture.x(std::min(contract.row_size, view.end));
+  picture.rect(x0, y, x1 - x0, kStripHeight, "fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"");
 }
 
-// Ticks at a power of two when that divides the row evenly, else at 1-2-5 steps.
-void draw_axis(Picture& picture, std::int64_t row_size, DType dtype, double y) {
-  const double target = static_cast<double>(row_size) / 10;
+// Ticks at a power of two when that divides the span evenly, else at 1-2-5 steps.
+void draw_axis(Picture& picture, DType dtype, double y) {
+  const OffsetRange& view = picture.view();
+  const std::int64_t span = view.end - view.begin;
+  const double target = static_cast<double>(span) / 10;
   std::int64_t step = 1;
   while (static_cast<double>(step) * 2 <= target) step *= 2;
-  if (row_size % step != 0) {
+  if (span % step != 0) {
     step = 1;
     for (std::int64_t decade = 1; step == 1 || static_cast<double>(step) < target / 2; decade *= 10)
       for (std::int64_t factor : {1, 2, 5})
         if (static_cast<double>(decade * factor) <= target) step = decade * factor;
   }
-  picture.line(picture.x(0), y, picture.x(row_size), y);
-  for (std::int64_t tick = 0; tick <= row_size; tick += step) {
+  picture.line(picture.x(view.begin), y, picture.x(view.end), y);
+  for (std::int64_t tick = (view.begin + step - 1) / step * step; tick <= view.end; tick += step) {
     picture.line(picture.x(tick), y, picture.x(tick), y + 5);
     picture.text(picture.x(tick), y + 17, std::to_string(tick), 10, "text-anchor=\"middle\"");
   }
@@ -222,7 +307,7 @@ double draw_legend(Picture& picture, const Contract& contract, const Colours& co
   double x = kMarginLeft;
   auto entry = [&](const std::string& style, const std::string& label) {
     const double width = 19 + text_width(label, 11);
-    if (x > kMarginLeft && x + width > picture.width() - kMarginRight) {  // wrap
+    if (x > kMarginLeft && x + width > picture.right()) {  // wrap
       x = kMarginLeft;
       y += 20;
     }
@@ -249,60 +334,6 @@ double draw_legend(Picture& picture, const Contract& contract, const Colours& co
   }
   return y + 14;
 }
-
-// Logical elements that moved: the consumer reads them at [consumer_begin, consumer_end), the
-// producer holds them at [producer_begin, producer_end).
-struct Band {
-  std::int64_t consumer_begin = 0, consumer_end = 0, producer_begin = 0, producer_end = 0;
-  std::size_t field = 0;  // index into the consumer's fields
-};
-
-// The moved runs of a diff: maximal runs over which both offsets step by one, in consumer element
-// order, where they differ. Visited, not stored: a transposed 10^7-element state has as many runs
-// as elements, and the picture needs only their count, their offsets and a few bands.
-class MovedRuns {
- public:
-  MovedRuns(const Contract& producer, const Contract& consumer)
-      : producer_(producer),
-        consumer_(consumer),
-        consumer_offsets_(ReadMap::from_contract(consumer)),
-        producer_offsets_(ReadMap::from_contract(producer)) {}
-
-  template <class Visit>
-  void for_each(Visit&& visit) const {
-    std::int64_t consumer_start = 0;
-    for (std::size_t f = 0; f < consumer_.fields.size(); ++f) {
-      const Field& field = consumer_.fields[f];
-      const Field* held = producer_.find_field(field.name);
-      const std::int64_t producer_start =
-          producer_.global_id({static_cast<std::size_t>(held - producer_.fields.data()), 0});
-      Band band;
-      auto flush = [&] {
-        if (band.consumer_end > band.consumer_begin && band.consumer_begin != band.producer_begin)
-          visit(band);
-      };
-      for (std::int64_t linear = 0; linear < field.elements(); ++linear) {
-        const std::int64_t c =
-            consumer_offsets_.offsets[static_cast<std::size_t>(consumer_start + linear)];
-        const std::int64_t p =
-            producer_offsets_.offsets[static_cast<std::size_t>(producer_start + linear)];
-        if (linear > 0 && c == band.consumer_end && p == band.producer_end) {
-          ++band.consumer_end, ++band.producer_end;
-          continue;
-        }
-        flush();
-        band = {c, c + 1, p, p + 1, f};
-      }
-      flush();
-      consumer_start += field.elements();
-    }
-  }
-
- private:
-  const Contract& producer_;
-  const Contract& consumer_;
-  ReadMap consumer_offsets_, producer_offsets_;
-};
 
 // Too many runs to draw one by one (a transposed state): one band per pair of rectangles (field
 // heads) that elements move between, e.g. "every element of S h7 moves within S h7".
@@ -358,7 +389,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> marked_stretches(const std::v
 
 // A band from the consumer's range (bottom) up to the producer's (top), with curved sides.
 void draw_band(Picture& picture, const Band& band, const std::string& colour, double top,
-               double bottom) {
+               double bottom, double opacity) {
   auto point = [](double x, double y) { return svg_number(x) + "," + svg_number(y); };
   const double c0 = picture.x(band.consumer_begin), c1 = picture.x(band.consumer_end);
   const double p0 = picture.x(band.producer_begin), p1 = picture.x(band.producer_end);
@@ -367,8 +398,62 @@ void draw_band(Picture& picture, const Band& band, const std::string& colour, do
                         point(p0, middle) + " " + point(p0, top) + " L" + point(p1, top) + " C" +
                         point(p1, middle) + " " + point(c1, middle) + " " + point(c1, bottom) +
                         " Z";
-  picture.path(d, "fill=\"" + colour + "\" fill-opacity=\"0.3\" stroke=\"" + colour +
-                      "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"");
+  picture.path(d, "fill=\"" + colour + "\" fill-opacity=\"" + svg_number(opacity) + "\" stroke=\"" +
+                      colour + "\" stroke-opacity=\"0.6\" stroke-width=\"0.5\"" +
+                      picture.clipped());
+}
+
+// "Q x15" in the field's colour where a move's band crosses the middle between the rows; labels
+// of moves whose middles fall close together are stacked rather than drawn over each other.
+void draw_move_counts(Picture& picture, const Contract& consumer, const Colours& colours,
+                      const std::vector<Move>& moves, double top, double bottom) {
+  std::vector<std::pair<double, double>> placed;  // x, y of the labels drawn
+  for (const Move& move : moves) {
+    if (move.count < 2) continue;
+    const Band hull = move.hull();
+    const double x = (picture.x(hull.consumer_begin) + picture.x(hull.consumer_end) +
+                      picture.x(hull.producer_begin) + picture.x(hull.producer_end)) /
+                     4;
+    if (x < picture.left() || x > picture.right()) continue;
+    double y = (top + bottom) / 2 + 4;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const auto& [px, py] : placed)
+        if (std::abs(px - x) < 50 && std::abs(py - y) < 13) {
+          y = py + 14;
+          moved = true;
+        }
+    }
+    placed.emplace_back(x, y);
+    const std::string& field = consumer.fields[move.first.field].name;
+    picture.text(x, y, field + " \u00d7" + std::to_string(move.count), 11,
+                 "text-anchor=\"middle\" font-weight=\"bold\" fill=\"" + colours.of(field) +
+                     "\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\"");
+  }
+}
+
+// Each field's misread share of its elements, beside the consumer's row.
+void draw_misread_margin(Picture& picture, const MisreadReport& report, const Colours& colours,
+                         double y) {
+  const double x = picture.right() + 12;
+  picture.text(x, y + 10, "misread", 11, "font-weight=\"bold\"");
+  for (std::size_t f = 0; f < report.fields.size(); ++f) {
+    const FieldReport& field = report.fields[f];
+    const double line = y + 25 + 14 * static_cast<double>(f);
+    picture.rect(x, line - 9, 10, 10, "fill=\"" + colours.of(field.name) + "\"");
+    picture.text(x + 14, line, field.name + " " + percent_of(field.misread, field.elements), 11);
+  }
+}
+
+OffsetRange view_of(const SvgOptions& options, std::int64_t row_size) {
+  check_svg_range(options, row_size);
+  return options.range.value_or(OffsetRange{0, row_size});
+}
+
+std::string view_caption(const Picture& picture, std::int64_t row_size) {
+  if (!picture.zoomed()) return "";
+  return " (offsets " + std::to_string(picture.view().begin) + "-" +
+         std::to_string(picture.view().end - 1) + " of " + std::to_string(row_size) + ")";
 }
 
 }  // namespace
@@ -380,20 +465,32 @@ void check_svg_width(const SvgOptions& options) {
                                 std::to_string(kMaxSvgWidth) + " px");
 }
 
+void check_svg_range(const SvgOptions& options, std::int64_t row_size) {
+  if (!options.range) return;
+  const OffsetRange& range = *options.range;
+  if (range.begin < 0 || range.begin >= range.end || range.end > row_size)
+    throw std::invalid_argument("range " + std::to_string(range.begin) + ":" +
+                                std::to_string(range.end) + " is not within the row's " +
+                                std::to_string(row_size) +
+                                " offsets (BEGIN:END, 0 <= BEGIN < END)");
+}
+
 std::string render_row_svg(const Contract& contract, const SvgOptions& options) {
   check_svg_width(options);
-  Picture picture(options.width, contract.row_size);
+  Picture picture(options.width, view_of(options, contract.row_size), contract.row_size,
+                  kMarginRight);
   Colours colours;
   colours.add(contract);
   const std::string title = contract.name + ": one row, " + std::to_string(contract.row_size) +
                             " offsets, " + std::to_string(contract.elements()) + " " +
-                            std::string(dtype_name(contract.dtype)) + " elements";
+                            std::string(dtype_name(contract.dtype)) + " elements" +
+                            view_caption(picture, contract.row_size);
   picture.text(12, 24, title, 16, "font-weight=\"bold\"");
   picture.text(12, 44, symbols_line(contract), kFontSize, "fill=\"#444444\"");
   const double strip = 64;
   const std::vector<Segment> rects = row_segments(contract, picture.scale());
   draw_row(picture, contract, rects, colours, strip, "row");
-  draw_axis(picture, contract.row_size, contract.dtype, strip + kStripHeight + 6);
+  draw_axis(picture, contract.dtype, strip + kStripHeight + 6);
   const LegendExtras extras{!contract.padding.empty(), has_mixed(rects), false};
   const double bottom = draw_legend(picture, contract, colours, strip + kStripHeight + 52, extras);
   return picture.finish(bottom + 8, title);
@@ -403,14 +500,15 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
                             const MisreadReport& report, const SvgOptions& options) {
   check_svg_width(options);
   const std::int64_t row_size = std::max(producer.row_size, consumer.row_size);
-  Picture picture(options.width, row_size);
+  Picture picture(options.width, view_of(options, row_size), row_size, kMarginRightDiff);
   Colours colours;
   colours.add(producer);
   colours.add(consumer);
   const std::string title = producer.name + " (producer) -> " + consumer.name +
                             " (consumer): " + std::to_string(report.misread) + " of " +
                             std::to_string(report.elements) + " elements misread" +
-                            (report.row_mismatches.empty() ? "" : ", rows stepped differently");
+                            (report.row_mismatches.empty() ? "" : ", rows stepped differently") +
+                            view_caption(picture, row_size);
   picture.text(12, 24, title, 16, "font-weight=\"bold\"");
 
   const double producer_y = 64, consumer_y = 300;
@@ -425,35 +523,48 @@ std::string render_diff_svg(const Contract& producer, const Contract& consumer,
       if (offset >= 0 && offset < row_size) misread[static_cast<std::size_t>(offset)] = true;
   });
   std::string subtitle = symbols_line(consumer);
-  std::vector<Band> bands;
-  if (run_count <= kMaxBands) {
-    runs.for_each([&](const Band& run) { bands.push_back(run); });
+  std::optional<std::vector<Move>> folded = picture.zoomed()
+                                                ? each_run_a_move(runs, kMaxBands)
+                                                : fold_moves(runs, kMaxBands, kMaxFoldedRuns);
+  std::vector<Move> moves;
+  if (folded) {
+    moves = std::move(*folded);
+    if (moves.size() < run_count)
+      subtitle += "   (" + std::to_string(run_count) + " moved runs in " +
+                  std::to_string(moves.size()) + " bands: the runs of one move share a band, " +
+                  "their count marked)";
   } else {
-    bands = bands_per_rectangle(runs, consumer_rects, producer_rects);
+    for (const Band& band : bands_per_rectangle(runs, consumer_rects, producer_rects))
+      moves.push_back(Move{band, band, 1});
     subtitle += "   (" + std::to_string(run_count) +
-                " moved runs, too many to draw: " + std::to_string(bands.size()) +
-                (bands.size() == 1 ? " band joins" : " bands join") +
+                " moved runs, too many to draw: " + std::to_string(moves.size()) +
+                (moves.size() == 1 ? " band joins" : " bands join") +
                 " the rectangles they move between)";
-    if (bands.size() > kMaxBands) bands.clear();
+    if (moves.size() > kMaxBands) moves.clear();
   }
   picture.text(12, 44, subtitle, kFontSize, "fill=\"#444444\"");
   draw_row(picture, producer, producer_rects, colours, producer_y, "producer");
   draw_row(picture, consumer, consumer_rects, colours, consumer_y, "consumer");
-  for (const Band& band : bands)
-    draw_band(picture, band, colours.of(consumer.fields[band.field].name),
-              producer_y + kStripHeight, consumer_y);
+  for (const Move& move : moves)
+    draw_band(picture, move.hull(), colours.of(consumer.fields[move.first.field].name),
+              producer_y + kStripHeight, consumer_y, move.count > 1 ? 0.22 : 0.3);
+  draw_move_counts(picture, consumer, colours, moves, producer_y + kStripHeight, consumer_y);
 
   // A consumer offset is misread exactly when the producer holds its element elsewhere. Marked
   // by an outline in the row and a hatched bar under it, so the row's colours stay readable.
   const auto offsets_per_px = static_cast<std::int64_t>(1 / picture.scale());
-  for (const auto& [begin, end] : marked_stretches(misread, offsets_per_px)) {
+  for (auto [begin, end] : marked_stretches(misread, offsets_per_px)) {
+    begin = std::max(begin, picture.view().begin);
+    end = std::min(end, picture.view().end);
+    if (begin >= end) continue;
     const double x0 = picture.x(begin), w = std::max(1.0, picture.x(end) - x0);
     const std::string red = "stroke=\"" + std::string(kMisreadRed) + "\"";
     picture.rect(x0, consumer_y, w, kStripHeight, "fill=\"none\" " + red + " stroke-width=\"1.5\"");
     picture.rect(x0, consumer_y + kStripHeight + 2, w, kMarkHeight,
                  "fill=\"url(#misread)\" " + red + " stroke-width=\"1\"");
   }
-  draw_axis(picture, row_size, consumer.dtype, consumer_y + kStripHeight + kMarkHeight + 8);
+  draw_misread_margin(picture, report, colours, consumer_y);
+  draw_axis(picture, consumer.dtype, consumer_y + kStripHeight + kMarkHeight + 8);
   const LegendExtras extras{!producer.padding.empty() || !consumer.padding.empty(),
                             has_mixed(producer_rects) || has_mixed(consumer_rects),
                             report.misread > 0};
