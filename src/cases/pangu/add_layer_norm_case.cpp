@@ -5,6 +5,7 @@
 
 #include "cases/pangu/layer_norm.h"
 #include "cases/pangu/pangu_buffers.h"
+#include "kernels/pangu/pangu_abi.h"
 
 namespace layoutcheck {
 namespace {
@@ -80,7 +81,12 @@ class AddLayerNormCase : public Case {
          "LayerNorm of residual_out (no affine)"},
     };
   }
-  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<AbiSpec> abis() const override {
+    return {{LAYOUTCHECK_PANGU_ADD_LAYER_NORM_ABI,
+             "residual_out = fp16(residual + branch), out = LayerNorm(residual_out)",
+             "pangu_abi.h",
+             {"residual", "branch", "residual_out", "out"}}};
+  }
   std::vector<std::string> decoders() const override { return {std::string(kDependenceDecoder)}; }
   std::string default_probe_buffer() const override { return "residual"; }
   std::vector<std::string> port_probe_buffers() const override { return {"residual", "branch"}; }
