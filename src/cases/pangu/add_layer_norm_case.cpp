@@ -137,6 +137,13 @@ class AddLayerNormCase : public Case {
     pangu::require_contiguous_row(kCase, buffer, contract);
   }
   double value_tolerance() const override { return 2e-3; }  // as pangu-layernorm
+  // The probed element far above the other input's random range (±2): each output of its row
+  // then moves by many fp16 steps, so which outputs a probe changes never hinges on one rounding
+  // (with 2.5, a kernel's fp32 statistics against the reference's fp64 now and then leave one
+  // output of a row unchanged on one side only, read as another dependence).
+  std::pair<double, double> one_hot_values(std::string_view /*buffer*/) const override {
+    return {0.5, 32.5};
+  }
 };
 
 }  // namespace
