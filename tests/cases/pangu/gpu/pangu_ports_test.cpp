@@ -5,7 +5,7 @@
 // their CPU models (the cases' mutants()) write and are misreads or copies where the model writes
 // zero; the LayerNorm mutants break the dependences (a row read with its neighbour, channels left
 // out of the statistics) or are named by the value probe built for them (large-mean,
-// rounding-point) while their reads are right. Without a GPU: each port still compiles (NVRTC and
+// rounding-point) while random inputs pass. Without a GPU: each port still compiles (NVRTC and
 // hipRTC need none), the GPU tests skip.
 #include <gtest/gtest.h>
 
@@ -204,8 +204,9 @@ TEST(PanguPorts, PartialWaveDroppedLeavesTheLastChannelsOutOfTheStatistics) {
   EXPECT_EQ(verdict.dependence_mismatches, checks.cpu.buffers.at(0).dependence_mismatches);
 }
 
-// Numeric mutants whose reads are right and whose values pass on random inputs: only the value
-// probe built for each names it.
+// Numeric mutants whose values pass on random inputs: the value probe built for each names it.
+// One-pass statistics read exactly what the reference reads (the probed rows are constant but
+// one element, where E[x^2] - E[x]^2 is exact), so the large-mean finding is the only one.
 TEST(PanguPorts, OnePassStatisticsAreNamedByTheLargeMeanProbe) {
   LC_REQUIRE_GPU();
   const PortCheck check = check_shipped_port(pangu_port("layer_norm_one_pass_statistics_port"));
@@ -217,19 +218,22 @@ TEST(PanguPorts, OnePassStatisticsAreNamedByTheLargeMeanProbe) {
   EXPECT_EQ(check.findings.size(), 1u) << port_check_text(check);
 }
 
+// The unrounded sum also leaves a few probes' outputs an fp16 step off the reference's
+// (dependence findings in residual and branch, as many as the random inputs put near a rounding):
+// not asserted; the rounding-point probe is what names the bug.
 TEST(PanguPorts, ResidualInFp32IsNamedByTheRoundingPointProbe) {
   LC_REQUIRE_GPU();
   const PortCheck check = check_shipped_port(pangu_port("add_layer_norm_residual_in_fp32_port"));
   EXPECT_FALSE(check.clean());
-  ASSERT_EQ(check.buffers.size(), 2u);  // residual and branch
-  for (const CaseVerdict& verdict : check.buffers)
-    EXPECT_TRUE(verdict.reads_clean()) << case_verdict_text(verdict);
+  EXPECT_EQ(check.buffers.size(), 2u);  // residual and branch
   EXPECT_TRUE(check.values_ok) << check.values_detail;
   ASSERT_EQ(findings_of(check, "rounding-point"), 1) << port_check_text(check);
-  EXPECT_EQ(check.findings.size(), 1u) << port_check_text(check);
+  const auto rounding =
+      std::find_if(check.findings.begin(), check.findings.end(),
+                   [](const ProbeFinding& finding) { return finding.kind == "rounding-point"; });
   // The residual written is rounded; the statistics are not of it.
-  EXPECT_NE(check.findings[0].message.find("residual_out rel L2 0.00e+00"), std::string::npos)
-      << check.findings[0].message;
+  EXPECT_NE(rounding->message.find("residual_out rel L2 0.00e+00"), std::string::npos)
+      << rounding->message;
 }
 
 }  // namespace
