@@ -20,9 +20,10 @@
 #            seed article's operator table, and `gate --case pangu`: the illegal calls refused
 #            and the block stack's CPU model gate here, INCOMPLETE (exit 3) without a GPU
 #   GPU      with a GPU and a GPU build: the same probes on the real kernels (--backend gpu), the
-#            RoPE ports (layoutcheck run probes/rope/*.yaml), the adapter-versus-native timing
-#            report (layoutcheck bench, out/bench/), Pangu's gates on the kernels and its
-#            operator and block-stack bench (out/pangu-bench/)
+#            RoPE and Pangu ports and mutants (layoutcheck run probes/rope/*.yaml,
+#            probes/pangu/*.yaml), the adapter-versus-native timing report (layoutcheck bench,
+#            out/bench/), Pangu's gates on the kernels and its operator and block-stack bench
+#            (out/pangu-bench/)
 # A misread is the expected finding here: the steps on the mismatched pair must exit 1, the
 # controls 0; the script fails only when an exit code differs from the expected one.
 #
@@ -243,6 +244,18 @@ if [[ -z "$gpu_reason" ]]; then
     layoutcheck run probes/rope/half_split_port.yaml
   step "run (GPU): interleaved RoPE port in a half-split model" 1 rope-run-interleaved.txt \
     layoutcheck run probes/rope/interleaved_port.yaml
+  # Pangu's ports (probes/pangu): the correct ones are clean, each mutant is a finding.
+  for port in gather_by_map gather_indexed reverse_by_map reverse_indexed layer_norm \
+      add_layer_norm layer_norm_gather; do
+    step "run (GPU): Pangu port ${port}_port" 0 "pangu-run-$port.txt" \
+      layoutcheck run "probes/pangu/${port}_port.yaml"
+  done
+  for port in gather_shift_on_wrong_axes gather_padding_wrong_side gather_minus_one_as_token \
+      reverse_shift_not_undone layer_norm_rows_as_pairs layer_norm_partial_wave_dropped \
+      layer_norm_one_pass_statistics add_layer_norm_residual_in_fp32; do
+    step "run (GPU): Pangu mutant ${port}_port" 1 "pangu-run-$port.txt" \
+      layoutcheck run "probes/pangu/${port}_port.yaml"
+  done
   # upstream-direct is in the report as a negative control that must come out INVALID; bench exits
   # 1 only when a real path is INVALID (or the control is not), so a sound run exits 0.
   step "bench: adapter vs native timing report" 0 bench.txt \

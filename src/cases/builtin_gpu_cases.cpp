@@ -7,8 +7,10 @@
 #include "cases/gdn/bench/gdn_bench_options.h"
 #include "cases/gdn/gpu/gdn_decode_bench.h"
 #include "cases/gdn/gpu/recurrent_abi_binding.h"
+#include "cases/pangu/gpu/layer_norm_abi_binding.h"
 #include "cases/pangu/gpu/operator_gate_gpu.h"
 #include "cases/pangu/gpu/pangu_bench.h"
+#include "cases/pangu/gpu/window_abi_binding.h"
 #include "layoutcheck/cases/gate_report.h"
 #include "cases/rope/gpu/rope_abi_binding.h"
 
@@ -20,6 +22,10 @@ void register_builtin_gpu_cases(gpu::AbiBindingRegistry& registry,
                                 gpu::CaseBenchRegistry& benches) {
   registry.add(gpu::gdn_recurrent_abi_binding());
   registry.add(gpu::rope_abi_binding());
+  registry.add(gpu::pangu_window_gather_abi_binding());
+  registry.add(gpu::pangu_window_reverse_abi_binding());
+  registry.add(gpu::pangu_layer_norm_abi_binding());
+  registry.add(gpu::pangu_add_layer_norm_abi_binding());
   benches.add({"gdn", [](const BenchRequest& request, const gpu::BenchProgress& progress) {
                  return gpu::run_gdn_decode_bench(gdn_bench_options(request), progress);
                }});

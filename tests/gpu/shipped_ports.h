@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cases/builtin_cases.h"
@@ -22,11 +24,14 @@ inline std::string shipped_probes(const std::string& folder) {
   return std::string(LAYOUTCHECK_TEST_DATA) + "/../probes/" + folder + "/";
 }
 
-inline PortManifest load_port(const std::string& path) {
+// sizes: as `run --set`, over the manifest's own set:.
+inline PortManifest load_port(const std::string& path,
+                              std::vector<std::pair<std::string, std::int64_t>> sizes = {}) {
   register_builtin_cases();
   register_builtin_gpu_cases();
   PortManifestOptions options;
   options.contracts_folder = LAYOUTCHECK_CONTRACTS_DIR;
+  options.load.overrides = std::move(sizes);
   return load_port_manifest(path, options);
 }
 

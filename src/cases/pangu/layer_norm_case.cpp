@@ -5,6 +5,7 @@
 
 #include "cases/pangu/layer_norm.h"
 #include "cases/pangu/pangu_buffers.h"
+#include "kernels/pangu/pangu_abi.h"
 
 namespace layoutcheck {
 namespace {
@@ -98,7 +99,12 @@ class LayerNormCase : public Case {
          "the normalised tokens (no affine)"},
     };
   }
-  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<AbiSpec> abis() const override {
+    return {{LAYOUTCHECK_PANGU_LAYER_NORM_ABI,
+             "LayerNorm (no affine) every row of x into out",
+             "pangu_abi.h",
+             {"x", "out"}}};
+  }
   std::vector<std::string> decoders() const override { return {std::string(kDependenceDecoder)}; }
   std::string default_probe_buffer() const override { return "x"; }
 

@@ -2,6 +2,7 @@
 
 #include "cases/pangu/pangu_buffers.h"
 #include "cases/pangu/window_map.h"
+#include "kernels/pangu/pangu_abi.h"
 #include "layoutcheck/contract/gather_map.h"
 
 namespace layoutcheck {
@@ -29,9 +30,17 @@ class LayerNormGatherCase : public Case {
          "the token grid, [batch][Z, lat, lon] tokens of C channels"},
         {"windows", BufferRole::output, DType::fp16, "pangu/windows.shifted.yaml",
          "the normalised tokens window by window; padding slots zero"},
+        pangu::map_buffer_spec("the int32 map generated from the windows contract: per slot the "
+                               "grid token it normalises, -1 writes zero"),
     };
   }
-  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<AbiSpec> abis() const override {
+    return {{LAYOUTCHECK_PANGU_WINDOW_GATHER_ABI,
+             "LayerNorm each slot's grid token into windows (the normalised grid is never "
+             "written whole), zeros where the map is -1",
+             "pangu_abi.h",
+             {"x", "windows", pangu::kMapBuffer}}};
+  }
   std::vector<std::string> decoders() const override { return {std::string(kDependenceDecoder)}; }
   std::string default_probe_buffer() const override { return "x"; }
   std::string buffer_described_by(const Contract& contract) const override {
@@ -40,7 +49,9 @@ class LayerNormGatherCase : public Case {
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {
-    return pangu::uniform_tokens(layouts, {"x"}, {"windows"}, batch, seed, 2.0);
+    BufferSet buffers = pangu::uniform_tokens(layouts, {"x"}, {"windows"}, batch, seed, 2.0);
+    buffers.add(pangu::map_buffer(make_gather_map(layouts.at("windows")).slots));
+    return buffers;
   }
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
     return normalising_gather(layouts, WindowFault::none);

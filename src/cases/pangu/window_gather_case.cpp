@@ -2,6 +2,7 @@
 
 #include "cases/pangu/pangu_buffers.h"
 #include "cases/pangu/window_map.h"
+#include "kernels/pangu/pangu_abi.h"
 #include "layoutcheck/contract/gather_map.h"
 
 namespace layoutcheck {
@@ -31,9 +32,17 @@ class WindowGatherCase : public Case {
          "the token grid, [batch][Z, lat, lon] tokens of C channels"},
         {"windows", BufferRole::output, DType::fp16, "pangu/windows.yaml",
          "the tokens window by window; padding slots zero"},
+        pangu::map_buffer_spec("the int32 map generated from the windows contract: per slot the "
+                               "grid token it reads, -1 writes zero"),
     };
   }
-  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<AbiSpec> abis() const override {
+    return {{LAYOUTCHECK_PANGU_WINDOW_GATHER_ABI,
+             "copy each slot's grid token (the map's, or one the port's own index arithmetic "
+             "finds) into windows, zeros where it is -1",
+             "pangu_abi.h",
+             {"x", "windows", pangu::kMapBuffer}}};
+  }
   std::vector<std::string> decoders() const override { return {std::string(kDataMovementDecoder)}; }
   std::string default_probe_buffer() const override { return "x"; }
   std::string buffer_described_by(const Contract& contract) const override {
@@ -42,7 +51,9 @@ class WindowGatherCase : public Case {
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {
-    return pangu::uniform_tokens(layouts, {"x"}, {"windows"}, batch, seed, 1.0);
+    BufferSet buffers = pangu::uniform_tokens(layouts, {"x"}, {"windows"}, batch, seed, 1.0);
+    buffers.add(pangu::map_buffer(make_gather_map(layouts.at("windows")).slots));
+    return buffers;
   }
 
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {

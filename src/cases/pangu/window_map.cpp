@@ -1,5 +1,6 @@
 #include "cases/pangu/window_map.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "cases/pangu/layer_norm.h"
@@ -63,6 +64,17 @@ class TokenMover : public CaseRunner {
 
 std::unique_ptr<CaseRunner> make_token_mover(std::string name, TokenMove move) {
   return std::make_unique<TokenMover>(std::move(name), std::move(move));
+}
+
+BufferSpec map_buffer_spec(const std::string& description) {
+  return {kMapBuffer, BufferRole::input, DType::i32, "", description};
+}
+
+HostBuffer map_buffer(const std::vector<std::int32_t>& entries) {
+  HostBuffer buffer =
+      make_host_buffer(kMapBuffer, DType::i32, static_cast<std::int64_t>(entries.size()));
+  std::copy(entries.begin(), entries.end(), buffer.as<std::int32_t>().begin());
+  return buffer;
 }
 
 }  // namespace layoutcheck::pangu

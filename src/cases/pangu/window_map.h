@@ -1,8 +1,9 @@
 // The window partition as a kernel really performs it: the contract's index map, or the map of
 // the contract a faulty kernel's index arithmetic follows (a roll on the wrong axes, the padding
 // split on the wrong side, a shift not undone on the way back), and a CPU runner that moves
-// tokens by such a map (optionally normalising each, as LayerNorm fused with the gather does).
-// The Pangu gather cases and their mutants are built from these.
+// tokens by such a map (optionally normalising each, as LayerNorm fused with the gather does),
+// and the map as the window ABIs hand it to a port. The Pangu gather cases and their mutants are
+// built from these.
 #pragma once
 
 #include <cstdint>
@@ -36,5 +37,11 @@ struct TokenMove {
 };
 
 std::unique_ptr<CaseRunner> make_token_mover(std::string name, TokenMove move);
+
+// The buffer a window ABI passes a port its map in (kernels/pangu/pangu_abi.h): "map", one int32
+// entry per token the port writes. Not laid out by a contract: it is generated from one.
+inline constexpr const char* kMapBuffer = "map";
+BufferSpec map_buffer_spec(const std::string& description);
+HostBuffer map_buffer(const std::vector<std::int32_t>& entries);
 
 }  // namespace layoutcheck::pangu

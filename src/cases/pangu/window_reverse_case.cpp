@@ -2,6 +2,7 @@
 
 #include "cases/pangu/pangu_buffers.h"
 #include "cases/pangu/window_map.h"
+#include "kernels/pangu/pangu_abi.h"
 #include "layoutcheck/contract/gather_map.h"
 
 namespace layoutcheck {
@@ -30,9 +31,17 @@ class WindowReverseCase : public Case {
          "the tokens window by window, as attention leaves them"},
         {"x", BufferRole::output, DType::fp16, "pangu/grid.yaml",
          "the token grid, [batch][Z, lat, lon] tokens of C channels"},
+        pangu::map_buffer_spec("the int32 reverse map generated from the windows contract: per "
+                               "grid token the slot holding it (crop + un-shift)"),
     };
   }
-  std::vector<AbiSpec> abis() const override { return {}; }
+  std::vector<AbiSpec> abis() const override {
+    return {{LAYOUTCHECK_PANGU_WINDOW_REVERSE_ABI,
+             "copy each grid token back from its slot (the map's, or one the port's own index "
+             "arithmetic finds): the padding cropped, the shift undone",
+             "pangu_abi.h",
+             {"windows", "x", pangu::kMapBuffer}}};
+  }
   std::vector<std::string> decoders() const override { return {std::string(kDataMovementDecoder)}; }
   std::string default_probe_buffer() const override { return "windows"; }
   std::string buffer_described_by(const Contract& contract) const override {
@@ -41,7 +50,9 @@ class WindowReverseCase : public Case {
 
   BufferSet make_buffers(const CaseLayouts& layouts, std::int64_t batch,
                          std::uint64_t seed) const override {
-    return pangu::uniform_tokens(layouts, {"windows"}, {"x"}, batch, seed, 1.0);
+    BufferSet buffers = pangu::uniform_tokens(layouts, {"windows"}, {"x"}, batch, seed, 1.0);
+    buffers.add(pangu::map_buffer(reverse_map(make_gather_map(layouts.at("windows")))));
+    return buffers;
   }
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
     return map_reverse(layouts, WindowFault::none);
