@@ -28,9 +28,9 @@ int parse_and_run(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::vector<Command> commands = {
-      setup_lint_command(app),    setup_diff_command(app),    setup_explain_command(app),
-      setup_render_command(app),  setup_probe_command(app),   setup_run_command(app),
-      setup_bench_command(app),   setup_codegen_command(app), setup_cases_command(app),
+      setup_lint_command(app),   setup_diff_command(app),    setup_explain_command(app),
+      setup_render_command(app), setup_probe_command(app),   setup_run_command(app),
+      setup_bench_command(app),  setup_codegen_command(app), setup_cases_command(app),
       setup_profile_command(app),
   };
 
