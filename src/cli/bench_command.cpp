@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>

@@ -1,5 +1,6 @@
 // layoutcheck lint FILE... : parse every contract and run the layout rules, printing each finding
-// with file, line, column and a fix, then one summary line per file.
+// with file, line, column and a fix, then one summary line per file (or JSON, or Markdown for a
+// pull-request comment). FILE "-" is a contract on standard input.
 #include <iostream>
 #include <optional>
 #include <string>

@@ -76,9 +76,7 @@ std::string Dim::mode_name(std::size_t mode) const {
   return modes.size() == 1 ? name : name + "." + std::to_string(mode);
 }
 
-std::int64_t Dim::size() const {
-  return padded_size() - pad_before - pad_after;
-}
+std::int64_t Dim::size() const { return padded_size() - pad_before - pad_after; }
 
 std::int64_t Dim::position_of(std::int64_t index) const {
   if (!transformed()) return index;
@@ -173,8 +171,8 @@ std::string Field::layout_string() const {
         if (dim.pad_before != 0 || dim.pad_after != 0)
           transform = "pad " + std::to_string(dim.pad_before) + "," + std::to_string(dim.pad_after);
         if (dim.shift != 0)
-          transform +=
-              (transform.empty() ? "" : "; ") + std::string("roll -") + std::to_string(dim.shift);
+          transform += (transform.empty() ? "" : "; ") + std::string("roll -") +
+                       std::to_string(dim.shift);
         text += "[" + transform + "]";
       }
     }

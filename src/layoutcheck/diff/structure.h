@@ -57,7 +57,7 @@ struct StructuralSummary {
 };
 
 // @pre the contracts have the same fields with the same shapes (require_same_fields).
-// @post one FieldStructure per consumer field; kind == same exactly when the field's offset
+// @post one FieldStructure per consumer field the producer also has; kind == same exactly when the field's offset
 //       function is the same on both sides (compared on the coalesced modes).
 StructuralSummary compare_structure(const Contract& producer, const Contract& consumer);
 
