@@ -16,6 +16,7 @@
 #include "layoutcheck/render/explain.h"
 #include "layoutcheck/render/grid_level.h"
 #include "layoutcheck/render/grid_svg.h"
+#include "layoutcheck/render/lint_json.h"
 #include "layoutcheck/render/report_json.h"
 #include "layoutcheck/render/svg.h"
 

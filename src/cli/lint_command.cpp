@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "common.h"
 #include "layoutcheck/check/lint_report.h"
+#include "layoutcheck/render/lint_json.h"
 
 namespace layoutcheck::cli {
 namespace {

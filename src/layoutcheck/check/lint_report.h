@@ -1,15 +1,14 @@
-// What `lint` finds in each file, as one model the CLI prints as text and JSON and the Python
-// module returns: the parse problems, then the layout checks, per file.
+// What `lint` finds in each file, as one model the CLI prints as text and JSON
+// (render/lint_json.h) and the Python module returns: the parse problems, then the layout
+// checks, per file.
 #pragma once
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "layoutcheck/contract/contract.h"
 #include "layoutcheck/contract/parse.h"
-#include "layoutcheck/render/json.h"
 
 namespace layoutcheck {
 
@@ -28,9 +27,5 @@ LintFileResult lint_file_result(const std::string& file, const LoadOptions& opti
 // command line). Empty when a file did not resolve: it might have declared it.
 std::vector<Diagnostic> overrides_no_file_declares(const std::vector<LintFileResult>& results,
                                                    const LoadOptions& options);
-
-// {"files": [{file, ok, elements (null when unresolved), diagnostics: [{file, line, column,
-//  severity, rule, message, fix}]}]}
-Json lint_results_json(const std::vector<LintFileResult>& results);
 
 }  // namespace layoutcheck
