@@ -3,8 +3,10 @@
 # scratch prefix, then the installed package imported and used from there.
 #
 # Under LAYOUTCHECK_SANITIZE the interpreter is not instrumented, so the ASan runtime is
-# preloaded (it must come first), Python allocates with malloc (PYTHONMALLOC) so ASan sees its
-# buffers, and leak checking is off: the interpreter keeps its own memory until exit on purpose.
+# preloaded (it must come first), and libstdc++ with it: python3 does not link it, and ASan finds
+# the __cxa_throw it intercepts only in libraries loaded when it starts. Python allocates with
+# malloc (PYTHONMALLOC) so ASan sees its buffers, and leak checking is off: the interpreter keeps
+# its own memory until exit on purpose.
 execute_process(COMMAND ${Python3_EXECUTABLE} -c "import numpy, pytest"
                 RESULT_VARIABLE _python_test_modules OUTPUT_QUIET ERROR_QUIET)
 if(NOT _python_test_modules EQUAL 0)
@@ -22,6 +24,9 @@ set(_python_test_environment
 if(LAYOUTCHECK_SANITIZE)
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
                   OUTPUT_VARIABLE _asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libstdc++.so
+                  OUTPUT_VARIABLE _cxx_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(_asan_runtime "${_asan_runtime} ${_cxx_runtime}")
   list(APPEND _python_test_environment
     "LD_PRELOAD=${_asan_runtime}"
     "PYTHONMALLOC=malloc"
