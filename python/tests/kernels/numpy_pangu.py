@@ -7,14 +7,15 @@ LAYER_NORM_EPSILON = 1e-5
 
 
 def window_gather(Z, LAT, LON, C, window=(2, 6, 12), shift=(0, 0, 0)):
-    """fn(x, windows) of pangu-window-gather: x a [Z, LAT, LON] grid of C channels per row,
+    """fn(x, map, windows) of pangu-window-gather: x a [Z, LAT, LON] grid of C channels per row,
     windows its tokens window by window (lon-block, level-block, lat-block, then iz, ih, iw),
-    padding slots zero. ``shift`` rolls each padded axis (torch.roll(x, -shift))."""
+    padding slots zero. ``shift`` rolls each padded axis (torch.roll(x, -shift)). The case's
+    int32 map is passed too; this kernel computes the partition itself, as a framework does."""
     sizes = (Z, LAT, LON)
     blocks = [-(-size // w) for size, w in zip(sizes, window)]
     pads = [(p // 2, p - p // 2) for p in (n * w - s for n, w, s in zip(blocks, window, sizes))]
 
-    def gather(x, windows):
+    def gather(x, windows, map=None):  # noqa: A002 (the case's buffer name)
         for row in range(x.shape[0]):
             grid = x[row].reshape(Z, LAT, LON, C)
             padded = np.pad(grid, pads + [(0, 0)])
