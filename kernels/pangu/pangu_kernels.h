@@ -3,12 +3,15 @@
 // an int32 index map (its reverse is the same gather by the reverse map) and LayerNorm fused with
 // the gather. fp16 in and out, fp32 statistics, one wave per row. Widths 192, 384 and 768 only:
 // any other is an error before anything is launched, never a generic fallback. Every launch goes
-// on the given stream and is checked.
+// on the given stream and is checked. Launched overlapped (launch_order.h; the caller refuses it
+// where the device cannot), a kernel reads nothing before the previous kernel ends but the map,
+// which no kernel may write while these run, and prefetches into L2.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "kernels/launch_order.h"
 #include "layoutcheck/platform/gpu_runtime.h"
 
 namespace layoutcheck::kernels {
@@ -20,21 +23,25 @@ void require_pangu_width(std::int64_t width);
 
 // out[r] = LayerNorm(x[r]) for rows of `width` fp16, row r at r * width (contiguous rows).
 void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t rows,
-                      std::int64_t width, hipStream_t stream);
+                      std::int64_t width, hipStream_t stream,
+                      LaunchOrder order = LaunchOrder::serial);
 
 // residual_out[r] = fp16(residual[r] + branch[r]); out[r] = LayerNorm(residual_out[r]).
 void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* branch,
                           std::uint16_t* residual_out, std::uint16_t* out, std::int64_t rows,
-                          std::int64_t width, hipStream_t stream);
+                          std::int64_t width, hipStream_t stream,
+                          LaunchOrder order = LaunchOrder::serial);
 
 // out slot s (width elements) = x token map[s], or zeros where map[s] == -1. width % 8 == 0:
 // tokens move in 16-byte pieces (8 fp16).
 void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                  std::int64_t slots, std::int64_t width, hipStream_t stream);
+                  std::int64_t slots, std::int64_t width, hipStream_t stream,
+                  LaunchOrder order = LaunchOrder::serial);
 
 // out slot s = LayerNorm(x token map[s]), or zeros where map[s] == -1: the normalised tensor is
 // never written whole.
 void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                             std::int64_t slots, std::int64_t width, hipStream_t stream);
+                             std::int64_t slots, std::int64_t width, hipStream_t stream,
+                             LaunchOrder order = LaunchOrder::serial);
 
 }  // namespace layoutcheck::kernels

@@ -1,9 +1,12 @@
-// Pangu's LayerNorm family and window gather (pangu_kernels.h). One wave per row, kRowsPerBlock
-// rows per block; each lane keeps its share of the row in registers (16-byte pieces), so the row is
-// read once: the mean by a wave sum, then the spread about it by a second wave sum of the same
-// registers (two passes over registers, not memory: a row of mean 1000 and spread 0.01 keeps its
-// digits, which sum-of-squares would lose). Wave-size agnostic: a lane's share is its pieces
-// lane, lane + kWaveSize, ...
+// Pangu's LayerNorm family and window gather (pangu_kernels.h, kernels/pangu/DESIGN.md). One wave
+// per row, kWavesPerBlock waves per block; each lane keeps its share of the row in registers
+// (16-byte pieces), so the row is read once: the mean by a wave sum, then the spread about it by a
+// second wave sum of the same registers (two passes over registers, not memory: a row of mean 1000
+// and spread 0.01 keeps its digits, which sum-of-squares would lose). Wave-size agnostic: a lane's
+// share is its pieces lane, lane + kWaveSize, ...
+//
+// Launched overlapped (launch_order.h), a kernel reads before its wait only the gather map (the
+// model's constant, which no kernel writes) and prefetches rows into L2; everything else after.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -22,8 +25,9 @@ namespace layoutcheck::kernels {
 namespace {
 
 constexpr float kEpsilon = 1e-5f;  // torch.nn.LayerNorm's default
-constexpr int kRowsPerBlock = 4;
-constexpr int kGatherThreads = 256;
+constexpr int kWavesPerBlock = 4;
+constexpr int kPieceBytes = 16;  // a piece: 8 fp16 in one uint4
+constexpr int kLineBytes = 128;  // what one L2 prefetch fetches
 
 // The hardware's fp16 conversions (round to nearest even, as the project's own in fp16.h, which
 // the CPU reference uses: the same bits for every finite value and infinity; a NaN stays a NaN).
@@ -34,26 +38,72 @@ __device__ inline unsigned int float_to_half(float value) {
   return __half_as_ushort(__float2half_rn(value));
 }
 
+// How a kernel touches memory. Streaming marks the lines evict-first: right for bytes read or
+// written once, but not for every kernel (DESIGN.md has the figures). gfx9's non-temporal
+// accesses have never been timed here (no AMD GPU), so HIP stays plain.
+enum class Access { plain, streaming };
+
+template <Access kAccess>
+__device__ inline uint4 load_piece(const uint4* p) {
+#if defined(LC_GPU_VENDOR_NVIDIA)
+  if constexpr (kAccess == Access::streaming) return __ldcs(p);
+#endif
+  return *p;
+}
+
+template <Access kAccess>
+__device__ inline void store_piece(uint4* p, uint4 value) {
+#if defined(LC_GPU_VENDOR_NVIDIA)
+  if constexpr (kAccess == Access::streaming) {
+    __stcs(p, value);
+    return;
+  }
+#endif
+  *p = value;
+}
+
 // A row's 16-byte pieces (8 fp16) as one lane holds them: pieces lane, lane + kWaveSize, ...
 template <int kWidth>
 struct LaneShare {
   static constexpr int kPieces = kWidth / 8;
   static constexpr int kPerLane = (kPieces + wave::kWaveSize - 1) / wave::kWaveSize;
+  // A lane holding one piece of a row takes a second row, so it has two loads in flight: one
+  // row a wave left a 192-wide LayerNorm at 84 % of the copy bandwidth.
+  static constexpr int kRowsPerWave = kPerLane == 1 ? 2 : 1;
   float v[kPerLane][8];
   __device__ static bool holds(int i) { return wave::lane_id() + i * wave::kWaveSize < kPieces; }
 };
 
+// A lane's pieces of one row as loaded, before conversion: all of a wave's rows are loaded
+// before any is converted, so their loads are in flight together.
 template <int kWidth>
-__device__ inline void load_row(const uint4* row, LaneShare<kWidth>& share) {
+using RowBits = uint4[LaneShare<kWidth>::kPerLane];
+
+template <int kWidth, Access kAccess>
+__device__ inline void load_row(const uint4* row, RowBits<kWidth>& bits) {
+  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i)
+    bits[i] = LaneShare<kWidth>::holds(i)
+                  ? load_piece<kAccess>(row + wave::lane_id() + i * wave::kWaveSize)
+                  : make_uint4(0u, 0u, 0u, 0u);
+}
+
+template <int kWidth>
+__device__ inline void unpack(const RowBits<kWidth>& bits, LaneShare<kWidth>& share) {
   for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
-    const uint4 bits = LaneShare<kWidth>::holds(i) ? row[wave::lane_id() + i * wave::kWaveSize]
-                                                   : make_uint4(0u, 0u, 0u, 0u);
-    const unsigned int words[4] = {bits.x, bits.y, bits.z, bits.w};
+    const unsigned int words[4] = {bits[i].x, bits[i].y, bits[i].z, bits[i].w};
     for (int w = 0; w < 4; ++w) {
       share.v[i][2 * w] = half_to_float(words[w] & 0xffffu);
       share.v[i][2 * w + 1] = half_to_float(words[w] >> 16);
     }
   }
+}
+
+// Fetches a row's lines into L2 ahead of its load.
+template <int kWidth>
+__device__ inline void prefetch_row(const uint4* row) {
+  const char* bytes = reinterpret_cast<const char*>(row);
+  for (int line = wave::lane_id(); line * kLineBytes < kWidth * 2; line += wave::kWaveSize)
+    prefetch_to_l2(bytes + line * kLineBytes);
 }
 
 // Normalises the lane's share in place (pieces past the row count as nothing).
@@ -77,103 +127,169 @@ __device__ inline void normalise(LaneShare<kWidth>& share) {
     for (int e = 0; e < 8; ++e) share.v[i][e] = (share.v[i][e] - mean) * inverse;
 }
 
-template <int kWidth>
+template <int kWidth, Access kAccess>
 __device__ inline void store_row(uint4* row, const LaneShare<kWidth>& share) {
   for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
     if (!LaneShare<kWidth>::holds(i)) continue;
     unsigned int words[4];
     for (int w = 0; w < 4; ++w)
       words[w] = float_to_half(share.v[i][2 * w]) | (float_to_half(share.v[i][2 * w + 1]) << 16);
-    row[wave::lane_id() + i * wave::kWaveSize] = make_uint4(words[0], words[1], words[2], words[3]);
+    store_piece<kAccess>(row + wave::lane_id() + i * wave::kWaveSize,
+                         make_uint4(words[0], words[1], words[2], words[3]));
   }
 }
 
-__device__ inline long long row_of_wave() {
-  return static_cast<long long>(blockIdx.x) * kRowsPerBlock +
-         static_cast<long long>(threadIdx.x) / wave::kWaveSize;
+template <int kWidth, Access kAccess>
+__device__ inline void store_zeros(uint4* row) {
+  for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
+    store_piece<kAccess>(row + piece, make_uint4(0u, 0u, 0u, 0u));
 }
 
+// The first of the `rows_per_wave` consecutive rows (or slots) this wave takes.
+__device__ inline long long first_row_of_wave(int rows_per_wave) {
+  return (static_cast<long long>(blockIdx.x) * kWavesPerBlock +
+          static_cast<long long>(threadIdx.x) / wave::kWaveSize) *
+         rows_per_wave;
+}
+
+// What every wave of the grid takes in one step. The host sizes the grid for one step, but from
+// its own idea of the wave size, which need not be the device's (hipcc's host pass assumes 64):
+// the kernels loop, so a grid of any size covers every row.
+__device__ inline long long rows_per_grid(int rows_per_wave) {
+  return static_cast<long long>(gridDim.x) * kWavesPerBlock * rows_per_wave;
+}
+
+// Lane k < count reads map[first + k] (-1 past the end): the wave's slots' tokens in one load.
+__device__ inline int read_map(const int* map, long long first, int count, long long slots) {
+  const int k = wave::lane_id();
+  return k < count && first + k < slots ? map[first + k] : -1;
+}
+
+// Streaming stores; plain loads, which measured faster than streaming ones for the LayerNorm. A
+// two-row wave prefetches its rows before the wait (192: 26.7 -> 25.6 us on the H200); a one-row
+// wave gained nothing by it.
 template <int kWidth>
-__global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
+__global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
-  const long long r = row_of_wave();
-  if (r >= rows) return;  // a whole wave leaves together: the sums stay within live waves
-  LaneShare<kWidth> share;
-  load_row<kWidth>(x + r * (kWidth / 8), share);
-  normalise<kWidth>(share);
-  store_row<kWidth>(out + r * (kWidth / 8), share);
+  using Share = LaneShare<kWidth>;
+  constexpr int kRows = Share::kRowsPerWave;
+  long long first = first_row_of_wave(kRows);
+  if constexpr (kRows > 1)
+    for (int k = 0; k < kRows; ++k)
+      if (first + k < rows) prefetch_row<kWidth>(x + (first + k) * Share::kPieces);
+  await_previous_kernel();
+  // The loop ends for a whole wave at once, so the sums stay within live waves.
+  for (; first < rows; first += rows_per_grid(kRows)) {
+    RowBits<kWidth> bits[kRows];
+    for (int k = 0; k < kRows; ++k)
+      if (first + k < rows)
+        load_row<kWidth, Access::plain>(x + (first + k) * Share::kPieces, bits[k]);
+    for (int k = 0; k < kRows && first + k < rows; ++k) {
+      Share share;
+      unpack<kWidth>(bits[k], share);
+      normalise<kWidth>(share);
+      store_row<kWidth, Access::streaming>(out + (first + k) * Share::kPieces, share);
+    }
+  }
 }
 
+// Two inputs a row already put two loads in flight a lane: one row a wave, plain accesses (the
+// streaming ones measured no faster).
 template <int kWidth>
-__global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
+__global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_add_layer_norm_kernel(const uint4* residual, const uint4* branch, uint4* residual_out,
                                 uint4* out, long long rows) {
-  const long long r = row_of_wave();
-  if (r >= rows) return;
-  LaneShare<kWidth> a, b;
-  load_row<kWidth>(residual + r * (kWidth / 8), a);
-  load_row<kWidth>(branch + r * (kWidth / 8), b);
-  // The framework's rounding point: the sum rounded to fp16, and the statistics of that.
-  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i)
-    for (int e = 0; e < 8; ++e) a.v[i][e] = half_to_float(float_to_half(a.v[i][e] + b.v[i][e]));
-  store_row<kWidth>(residual_out + r * (kWidth / 8), a);
-  normalise<kWidth>(a);
-  store_row<kWidth>(out + r * (kWidth / 8), a);
+  using Share = LaneShare<kWidth>;
+  await_previous_kernel();
+  for (long long r = first_row_of_wave(1); r < rows; r += rows_per_grid(1)) {
+    RowBits<kWidth> a_bits, b_bits;
+    load_row<kWidth, Access::plain>(residual + r * Share::kPieces, a_bits);
+    load_row<kWidth, Access::plain>(branch + r * Share::kPieces, b_bits);
+    Share a, b;
+    unpack<kWidth>(a_bits, a);
+    unpack<kWidth>(b_bits, b);
+    // The framework's rounding point: the sum rounded to fp16, and the statistics of that.
+    for (int i = 0; i < Share::kPerLane; ++i)
+      for (int e = 0; e < 8; ++e) a.v[i][e] = half_to_float(float_to_half(a.v[i][e] + b.v[i][e]));
+    store_row<kWidth, Access::plain>(residual_out + r * Share::kPieces, a);
+    normalise<kWidth>(a);
+    store_row<kWidth, Access::plain>(out + r * Share::kPieces, a);
+  }
 }
 
+// Streaming loads and stores: the tokens are read once, the slots written once.
 template <int kWidth>
-__global__ void __launch_bounds__(kRowsPerBlock* wave::kWaveSize)
+__global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
-  const long long s = row_of_wave();
-  if (s >= slots) return;
-  const int token = map[s];
-  uint4* to = out + s * (kWidth / 8);
-  if (token < 0) {
-    for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
-      to[piece] = make_uint4(0u, 0u, 0u, 0u);
-    return;
-  }
-  LaneShare<kWidth> share;
-  load_row<kWidth>(x + static_cast<long long>(token) * (kWidth / 8), share);
-  normalise<kWidth>(share);
-  store_row<kWidth>(to, share);
-}
-
-// Two 16-byte pieces per thread, `stride` apart: both pieces' map and token loads are in flight
-// together (one piece per thread leaves the memory system waiting on the map load before the
-// copy). Each copies its piece from the token the map names, or writes zeros.
-__global__ void __launch_bounds__(kGatherThreads)
-    pangu_gather_kernel(const uint4* x, const int* map, uint4* out, unsigned int total,
-                        unsigned int pieces_per_token) {
-  // 32-bit index arithmetic (the host checks the pieces fit): a 64-bit division per piece costs
-  // more than the copy.
-  const unsigned int stride = gridDim.x * blockDim.x;
-  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += 2 * stride) {
-    const unsigned int j = i + stride;
-    const bool second = j < total;
-    const unsigned int slot_i = i / pieces_per_token, slot_j = j / pieces_per_token;
-    const int token_i = map[slot_i];
-    const int token_j = second ? map[slot_j] : -1;
-    const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
-    const uint4 a =
-        token_i < 0 ? zero
-                    : x[static_cast<unsigned long long>(token_i) * pieces_per_token + i -
-                        slot_i * pieces_per_token];
-    const uint4 b =
-        token_j < 0 ? zero
-                    : x[static_cast<unsigned long long>(token_j) * pieces_per_token + j -
-                        slot_j * pieces_per_token];
-    out[i] = a;
-    if (second) out[j] = b;
+  using Share = LaneShare<kWidth>;
+  constexpr int kRows = Share::kRowsPerWave;
+  long long first = first_row_of_wave(kRows);
+  int mine = read_map(map, first, kRows, slots);
+  await_previous_kernel();
+  for (; first < slots; first += rows_per_grid(kRows), mine = read_map(map, first, kRows, slots)) {
+    int token[kRows];
+    RowBits<kWidth> bits[kRows];
+    for (int k = 0; k < kRows; ++k) {
+      token[k] = wave::broadcast(mine, k);
+      if (token[k] >= 0)
+        load_row<kWidth, Access::streaming>(x + static_cast<long long>(token[k]) * Share::kPieces,
+                                            bits[k]);
+    }
+    for (int k = 0; k < kRows && first + k < slots; ++k) {
+      uint4* to = out + (first + k) * Share::kPieces;
+      if (token[k] < 0) {
+        store_zeros<kWidth, Access::streaming>(to);
+        continue;
+      }
+      Share share;
+      unpack<kWidth>(bits[k], share);
+      normalise<kWidth>(share);
+      store_row<kWidth, Access::streaming>(to, share);
+    }
   }
 }
 
-unsigned blocks_for(std::int64_t rows) {
-  return static_cast<unsigned>((rows + kRowsPerBlock - 1) / kRowsPerBlock);
+// A wave copies kSlots consecutive slots, kPerLane pieces a lane at a time, every load of a step
+// in flight before its stores; streaming loads and stores. Any width of whole pieces: a token
+// wider than kPerLane pieces a lane takes several steps.
+template <int kSlots, int kPerLane>
+__global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
+    pangu_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots, int pieces) {
+  long long first = first_row_of_wave(kSlots);
+  int mine = read_map(map, first, kSlots, slots);
+  await_previous_kernel();
+  for (; first < slots; first += rows_per_grid(kSlots), mine = read_map(map, first, kSlots, slots)) {
+    int token[kSlots];
+    for (int k = 0; k < kSlots; ++k) token[k] = wave::broadcast(mine, k);
+    for (int base = 0; base < pieces; base += kPerLane * wave::kWaveSize) {
+      uint4 value[kSlots][kPerLane];
+      for (int k = 0; k < kSlots; ++k)
+        for (int i = 0; i < kPerLane; ++i) {
+          const int piece = base + wave::lane_id() + i * wave::kWaveSize;
+          value[k][i] = token[k] >= 0 && piece < pieces
+                            ? load_piece<Access::streaming>(
+                                  x + static_cast<long long>(token[k]) * pieces + piece)
+                            : make_uint4(0u, 0u, 0u, 0u);
+        }
+      for (int k = 0; k < kSlots && first + k < slots; ++k)
+        for (int i = 0; i < kPerLane; ++i) {
+          const int piece = base + wave::lane_id() + i * wave::kWaveSize;
+          if (piece < pieces)
+            store_piece<Access::streaming>(out + (first + k) * pieces + piece, value[k][i]);
+        }
+    }
+  }
 }
 
-unsigned row_threads() {
-  return static_cast<unsigned>(kRowsPerBlock * wave::kWaveSize);
+// Blocks for one step over `rows` at `rows_per_wave` rows a wave.
+unsigned blocks_for(std::int64_t rows, int rows_per_wave) {
+  const std::int64_t per_block = std::int64_t{kWavesPerBlock} * rows_per_wave;
+  return static_cast<unsigned>(
+      std::min<std::int64_t>((rows + per_block - 1) / per_block, std::int64_t{1} << 30));
+}
+
+dim3 wave_threads() {
+  return dim3(static_cast<unsigned>(kWavesPerBlock * wave::kWaveSize));
 }
 
 // Calls launch.template operator()<W>() for the supported width W.
@@ -200,55 +316,58 @@ void require_pangu_width(std::int64_t width) {
 }
 
 void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t rows,
-                      std::int64_t width, hipStream_t stream) {
+                      std::int64_t width, hipStream_t stream, LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
-    pangu_layer_norm_kernel<W><<<blocks_for(rows), row_threads(), 0, stream>>>(
-        reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out), rows);
+    launch_kernel(order, pangu_layer_norm_kernel<W>,
+                  dim3(blocks_for(rows, LaneShare<W>::kRowsPerWave)), wave_threads(), 0, stream,
+                  reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out), rows);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm<" + std::to_string(W) + ">").c_str());
   });
 }
 
 void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* branch,
                           std::uint16_t* residual_out, std::uint16_t* out, std::int64_t rows,
-                          std::int64_t width, hipStream_t stream) {
+                          std::int64_t width, hipStream_t stream, LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
-    pangu_add_layer_norm_kernel<W><<<blocks_for(rows), row_threads(), 0, stream>>>(
-        reinterpret_cast<const uint4*>(residual),
-        reinterpret_cast<const uint4*>(branch),
-        reinterpret_cast<uint4*>(residual_out), reinterpret_cast<uint4*>(out), rows);
+    launch_kernel(order, pangu_add_layer_norm_kernel<W>, dim3(blocks_for(rows, 1)),
+                  wave_threads(), 0, stream, reinterpret_cast<const uint4*>(residual),
+                  reinterpret_cast<const uint4*>(branch), reinterpret_cast<uint4*>(residual_out),
+                  reinterpret_cast<uint4*>(out), rows);
     LC_GPU_CHECK_LAUNCH(("pangu_add_layer_norm<" + std::to_string(W) + ">").c_str());
   });
 }
 
 void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                             std::int64_t slots, std::int64_t width, hipStream_t stream) {
+                             std::int64_t slots, std::int64_t width, hipStream_t stream,
+                             LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (slots <= 0) return;
-    pangu_layer_norm_gather_kernel<W><<<blocks_for(slots), row_threads(), 0, stream>>>(
-        reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
+    launch_kernel(order, pangu_layer_norm_gather_kernel<W>,
+                  dim3(blocks_for(slots, LaneShare<W>::kRowsPerWave)), wave_threads(), 0, stream,
+                  reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm_gather<" + std::to_string(W) + ">").c_str());
   });
 }
 
 void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                  std::int64_t slots, std::int64_t width, hipStream_t stream) {
-  if (width <= 0 || width % 8 != 0)
+                  std::int64_t slots, std::int64_t width, hipStream_t stream, LaunchOrder order) {
+  if (width <= 0 || width % 8 != 0 || width > (std::int64_t{1} << 30))
     throw std::invalid_argument("pangu_gather moves tokens in 16-byte pieces: width " +
-                                std::to_string(width) + " is not a multiple of 8");
+                                std::to_string(width) + " is not a positive multiple of 8");
   if (slots <= 0) return;
-  const long long pieces = width / 8;
-  const long long total = slots * pieces;
-  if (total > 0x7fffffffLL)
-    throw std::invalid_argument("pangu_gather: " + std::to_string(total) +
-                                " 16-byte pieces do not fit the kernel's 32-bit indices");
-  // Half a thread per piece: each thread copies two.
-  const unsigned blocks = static_cast<unsigned>(
-      std::min<long long>((total + 2 * kGatherThreads - 1) / (2 * kGatherThreads), 1 << 16));
-  pangu_gather_kernel<<<blocks, kGatherThreads, 0, stream>>>(
-      reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out),
-      static_cast<unsigned int>(total), static_cast<unsigned int>(pieces));
+  const int pieces = static_cast<int>(width / 8);
+  const auto* from = reinterpret_cast<const uint4*>(x);
+  auto* to = reinterpret_cast<uint4*>(out);
+  // A token of one piece a lane (on the narrowest wave, 32 lanes) leaves a lane one load: a wave
+  // takes two slots then, so each lane has two in flight.
+  if (pieces <= 32)
+    launch_kernel(order, pangu_gather_kernel<2, 1>, dim3(blocks_for(slots, 2)), wave_threads(), 0,
+                  stream, from, map, to, slots, pieces);
+  else
+    launch_kernel(order, pangu_gather_kernel<1, 2>, dim3(blocks_for(slots, 1)), wave_threads(), 0,
+                  stream, from, map, to, slots, pieces);
   LC_GPU_CHECK_LAUNCH("pangu_gather");
 }
 

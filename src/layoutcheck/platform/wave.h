@@ -42,13 +42,18 @@ __device__ inline float shfl_xor(float value, int lane_offset) {
 #endif
 }
 
+// Lane `source`'s value, in every lane of the wave.
+__device__ inline int broadcast(int value, int source) {
+#if defined(LC_GPU_VENDOR_AMD)
+  return __shfl(value, source, kWaveSize);
+#else
+  return __shfl_sync(~0u, value, source, kWaveSize);
+#endif
+}
+
 // Lane 0's value, in every lane of the wave.
 __device__ inline int broadcast_first(int value) {
-#if defined(LC_GPU_VENDOR_AMD)
-  return __shfl(value, 0, kWaveSize);
-#else
-  return __shfl_sync(~0u, value, 0, kWaveSize);
-#endif
+  return broadcast(value, 0);
 }
 
 __device__ inline lane_mask ballot(bool predicate) {

@@ -40,6 +40,25 @@ constexpr int kCallsPerGraph = 24;
 constexpr std::int64_t kRotationBytes = std::int64_t{1} << 30;  // well past the L2 of any GPU
 constexpr const char* kTorchCompile = "torch.compile + CUDA graph";
 constexpr std::int64_t kStackBlocks = 2;  // one unshifted block, one shifted: Pangu's pair
+constexpr int kChainCalls = 8;            // calls in the overlapped-launch gate's chain
+
+// A native path: its name and how its kernels launch.
+struct NativeLaunch {
+  std::string name;
+  kernels::LaunchOrder order;
+};
+
+// "native" launches overlapped where the device can (programmatic dependent launch), with the
+// serial figure beside it as "native, serial"; elsewhere "native" is serial.
+std::vector<NativeLaunch> native_launches() {
+  if (!current_device().overlapped_launches) return {{"native", kernels::LaunchOrder::serial}};
+  return {{"native, serial", kernels::LaunchOrder::serial},
+          {"native", kernels::LaunchOrder::overlapped}};
+}
+
+const char* launch_text(kernels::LaunchOrder order) {
+  return order == kernels::LaunchOrder::overlapped ? "; launched overlapped" : "";
+}
 
 struct GridLevel {
   std::int64_t z, lat, lon, width, heads;
@@ -102,6 +121,11 @@ struct PathPlan {
   std::function<void(std::size_t set, hipStream_t)> enqueue;
   std::function<std::vector<OperatorGate>()> check;  // after one call on set 0
   std::function<Halves()> outputs;                   // set 0's outputs, for determinism
+  // Where the path launches overlapped: one step of a chain whose calls each read what the one
+  // before wrote, the chain's start (reset) and its end (result), for the overlapped-launch gate.
+  std::function<void(int step, hipStream_t, kernels::LaunchOrder)> chain_step;
+  std::function<void()> chain_reset;
+  std::function<Halves()> chain_result;
 };
 
 // The buffers every path of an operator reads and writes, per set.
@@ -110,6 +134,28 @@ struct OperatorBuffers {
 };
 
 Buffer upload(const Halves& host) { return Buffer(std::span<const std::uint16_t>(host)); }
+
+// The chain of calls, each reading what the one before wrote, captured in one graph and run with
+// every call launched serially, then overlapped: the two must agree bitwise, or a kernel read
+// before its wait.
+OperatorGate overlapped_launch_gate(const PathPlan& plan, const Stream& stream) {
+  const auto run = [&](kernels::LaunchOrder order) {
+    plan.chain_reset();
+    const Graph graph(stream, [&](hipStream_t s) {
+      for (int step = 0; step < kChainCalls; ++step) plan.chain_step(step, s, order);
+    });
+    graph.launch(stream);
+    stream.synchronize();
+    return plan.chain_result();
+  };
+  const Halves serial = run(kernels::LaunchOrder::serial);
+  OperatorGate gate = bitwise_gate("overlapped launches", run(kernels::LaunchOrder::overlapped),
+                                   serial);
+  gate.detail = std::to_string(kChainCalls) +
+                " chained calls, each reading the one before, against serial launches: " +
+                gate.detail;
+  return gate;
+}
 
 OperatorPath run_path(const PathPlan& plan, const Stream& stream, const BenchRequest& request,
                       std::size_t sets, const BenchProgress& say, const std::string& what) {
@@ -128,6 +174,7 @@ OperatorPath run_path(const PathPlan& plan, const Stream& stream, const BenchReq
   OperatorGate determinism = bitwise_gate("determinism", again, first);
   determinism.detail = "two calls on the same inputs: " + determinism.detail;
   path.gates.push_back(determinism);
+  if (plan.chain_step) path.gates.push_back(overlapped_launch_gate(plan, stream));
   if (!path.valid()) return path;
   say(what + ", " + plan.name + ": timing");
   const Graph graph(stream, [&](hipStream_t s) {
@@ -168,18 +215,43 @@ class LevelBench {
     OperatorMeasurement op{"LayerNorm", shape_text(level_), 2 * elements * 2, {}, {}};
     const std::size_t sets = sets_for(op.bytes);
     auto buffers = make_sets(sets, {&x}, {elements});
-    for (const bool native : {false, true}) {
+    PathPlan generic;
+    generic.name = "generic";
+    generic.description = "one block per row (a framework's LayerNorm)";
+    generic.enqueue = [&](std::size_t set, hipStream_t s) {
+      auto& b = (*buffers)[set];
+      kernels::generic_layer_norm(b[0].data(), b[1].data(), n, c, s);
+    };
+    std::vector<PathPlan> plans{generic};
+    auto chain = std::make_shared<std::vector<Buffer>>();  // ping, pong
+    for (const NativeLaunch& launch : native_launches()) {
       PathPlan plan;
-      plan.name = native ? "native" : "generic";
-      plan.description = native ? "one wave per row, registers, two passes"
-                                : "one block per row (a framework's LayerNorm)";
-      plan.enqueue = [&, native](std::size_t set, hipStream_t s) {
+      plan.name = launch.name;
+      plan.description = std::string("one wave per row, registers, two passes") +
+                         launch_text(launch.order);
+      plan.enqueue = [&, order = launch.order](std::size_t set, hipStream_t s) {
         auto& b = (*buffers)[set];
-        (native ? kernels::pangu_layer_norm : kernels::generic_layer_norm)(b[0].data(), b[1].data(),
-                                                                          n, c, s);
+        kernels::pangu_layer_norm(b[0].data(), b[1].data(), n, c, s, order);
       };
+      if (launch.order == kernels::LaunchOrder::overlapped) {
+        plan.chain_reset = [&, chain] {
+          if (chain->empty())
+            for (int i = 0; i < 2; ++i) chain->emplace_back(x.size());
+          (*chain)[0].upload(x);
+        };
+        plan.chain_step = [&, chain](int step, hipStream_t s, kernels::LaunchOrder order) {
+          kernels::pangu_layer_norm((*chain)[step % 2].data(), (*chain)[1 - step % 2].data(), n,
+                                    c, s, order);
+        };
+        plan.chain_result = [chain] { return (*chain)[kChainCalls % 2].to_host(); };
+      }
+      plans.push_back(plan);
+    }
+    for (PathPlan& plan : plans) {
       plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
-      plan.check = [&] { return std::vector{close_gate("reference", plan.outputs(), want)}; };
+      plan.check = [&] {
+        return std::vector{close_gate("reference", (*buffers)[0][1].to_host(), want)};
+      };
       op.paths.push_back(run_path(plan, stream_, request_, sets, say_, op.name + " " + op.shape));
     }
     return op;
@@ -196,22 +268,51 @@ class LevelBench {
     OperatorMeasurement op{"add + LayerNorm", shape_text(level_), 4 * elements * 2, {}, {}};
     const std::size_t sets = sets_for(op.bytes);
     auto buffers = make_sets(sets, {&residual, &branch}, {elements, elements});
-    for (const bool native : {false, true}) {
+    PathPlan generic;
+    generic.name = "generic";
+    generic.description = "an fp16 add kernel, then the row-per-block LayerNorm";
+    generic.launches = 2;
+    generic.enqueue = [&](std::size_t set, hipStream_t s) {
+      auto& b = (*buffers)[set];
+      kernels::generic_add(b[0].data(), b[1].data(), b[2].data(), elements, s);
+      kernels::generic_layer_norm(b[2].data(), b[3].data(), n, c, s);
+    };
+    std::vector<PathPlan> plans{generic};
+    // [residual, branch] twice: a step's residual and LayerNorm outputs are the next step's inputs.
+    auto chain = std::make_shared<std::vector<Buffer>>();
+    for (const NativeLaunch& launch : native_launches()) {
       PathPlan plan;
-      plan.name = native ? "native" : "generic";
-      plan.description = native ? "add and LayerNorm in one wave per row, the sum rounded first"
-                                : "an fp16 add kernel, then the row-per-block LayerNorm";
-      plan.launches = native ? 1 : 2;
-      plan.enqueue = [&, native](std::size_t set, hipStream_t s) {
+      plan.name = launch.name;
+      plan.description = std::string("add and LayerNorm in one wave per row, the sum rounded first") +
+                         launch_text(launch.order);
+      plan.enqueue = [&, order = launch.order](std::size_t set, hipStream_t s) {
         auto& b = (*buffers)[set];
-        if (native) {
-          kernels::pangu_add_layer_norm(b[0].data(), b[1].data(), b[2].data(), b[3].data(), n, c,
-                                        s);
-        } else {
-          kernels::generic_add(b[0].data(), b[1].data(), b[2].data(), elements, s);
-          kernels::generic_layer_norm(b[2].data(), b[3].data(), n, c, s);
-        }
+        kernels::pangu_add_layer_norm(b[0].data(), b[1].data(), b[2].data(), b[3].data(), n, c, s,
+                                      order);
       };
+      if (launch.order == kernels::LaunchOrder::overlapped) {
+        plan.chain_reset = [&, chain] {
+          if (chain->empty())
+            for (int i = 0; i < 4; ++i) chain->emplace_back(residual.size());
+          (*chain)[0].upload(residual);
+          (*chain)[1].upload(branch);
+        };
+        plan.chain_step = [&, chain](int step, hipStream_t s, kernels::LaunchOrder order) {
+          const int from = 2 * (step % 2), to = 2 - from;
+          kernels::pangu_add_layer_norm((*chain)[from].data(), (*chain)[from + 1].data(),
+                                        (*chain)[to].data(), (*chain)[to + 1].data(), n, c, s,
+                                        order);
+        };
+        plan.chain_result = [chain] {
+          const int last = 2 * (kChainCalls % 2);
+          Halves both = (*chain)[last].to_host(), out = (*chain)[last + 1].to_host();
+          both.insert(both.end(), out.begin(), out.end());
+          return both;
+        };
+      }
+      plans.push_back(plan);
+    }
+    for (PathPlan& plan : plans) {
       plan.outputs = [&] {
         Halves both = (*buffers)[0][2].to_host(), out = (*buffers)[0][3].to_host();
         both.insert(both.end(), out.begin(), out.end());
@@ -250,35 +351,60 @@ class LevelBench {
     const kernels::GridShape grid{level_.z, level_.lat, level_.lon, c};
     const kernels::GridShape padded{framework.padded[0], framework.padded[1], framework.padded[2],
                                     c};
-    for (const bool native : {false, true}) {
+    const auto native_kernel = normalise ? kernels::pangu_layer_norm_gather : kernels::pangu_gather;
+    PathPlan generic;
+    generic.name = "generic";
+    generic.description = normalise ? "row-per-block LayerNorm, then pad, roll, index_select"
+                                    : "pad, roll, index_select (int64), one kernel each";
+    generic.launches = normalise ? 4 : 3;
+    generic.enqueue = [&](std::size_t set, hipStream_t s) {
+      auto& b = (*buffers)[set];
+      const std::uint16_t* source = b[0].data();
+      if (normalise) {
+        kernels::generic_layer_norm(b[0].data(), b[2].data(), n, c, s);
+        source = b[2].data();
+      }
+      kernels::generic_pad(source, grid, b[3].data(), padded, framework.before.data(), s);
+      kernels::generic_roll(b[3].data(), b[4].data(), padded, framework.shift.data(), s);
+      kernels::generic_index_select(b[4].data(), device_index.data(), b[1].data(), slots, c, s);
+    };
+    std::vector<PathPlan> plans{generic};
+    // Ping and pong of a slot each a row: a step reads the first n rows of what the one before
+    // wrote as its tokens.
+    auto chain = std::make_shared<std::vector<Buffer>>();
+    for (const NativeLaunch& launch : native_launches()) {
       PathPlan plan;
-      plan.name = native ? "native" : "generic";
-      plan.description =
-          native ? (normalise ? "one wave per slot normalises the token its int32 map names"
-                              : "16-byte copies by the int32 map, -1 writes zero")
-                 : (normalise ? "row-per-block LayerNorm, then pad, roll, index_select"
-                              : "pad, roll, index_select (int64), one kernel each");
-      plan.launches = native ? 1 : (normalise ? 4 : 3);
-      plan.enqueue = [&, native](std::size_t set, hipStream_t s) {
+      plan.name = launch.name;
+      plan.description = std::string(normalise
+                                         ? "one wave per slot normalises the token its int32 map names"
+                                         : "16-byte copies by the int32 map, -1 writes zero") +
+                         launch_text(launch.order);
+      plan.enqueue = [&, order = launch.order](std::size_t set, hipStream_t s) {
         auto& b = (*buffers)[set];
-        if (native) {
-          (normalise ? kernels::pangu_layer_norm_gather : kernels::pangu_gather)(
-              b[0].data(), device_map.data(), b[1].data(), slots, c, s);
-          return;
-        }
-        const std::uint16_t* source = b[0].data();
-        if (normalise) {
-          kernels::generic_layer_norm(b[0].data(), b[2].data(), n, c, s);
-          source = b[2].data();
-        }
-        kernels::generic_pad(source, grid, b[3].data(), padded, framework.before.data(), s);
-        kernels::generic_roll(b[3].data(), b[4].data(), padded, framework.shift.data(), s);
-        kernels::generic_index_select(b[4].data(), device_index.data(), b[1].data(), slots, c, s);
+        native_kernel(b[0].data(), device_map.data(), b[1].data(), slots, c, s, order);
       };
+      if (launch.order == kernels::LaunchOrder::overlapped) {
+        plan.chain_reset = [&, chain] {
+          if (chain->empty())
+            for (int i = 0; i < 2; ++i) chain->emplace_back(static_cast<std::size_t>(slots * c));
+          Halves start(static_cast<std::size_t>(slots * c), 0);
+          std::copy(x.begin(), x.end(), start.begin());
+          (*chain)[0].upload(start);
+        };
+        plan.chain_step = [&, chain](int step, hipStream_t s, kernels::LaunchOrder order) {
+          native_kernel((*chain)[step % 2].data(), device_map.data(),
+                        (*chain)[1 - step % 2].data(), slots, c, s, order);
+        };
+        plan.chain_result = [chain] { return (*chain)[kChainCalls % 2].to_host(); };
+      }
+      plans.push_back(plan);
+    }
+    for (PathPlan& plan : plans) {
       plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
       plan.check = [&] {
-        return std::vector{normalise ? close_gate("reference", plan.outputs(), want)
-                                     : bitwise_gate("map bitwise", plan.outputs(), want)};
+        const Halves got = (*buffers)[0][1].to_host();
+        return std::vector{normalise ? close_gate("reference", got, want)
+                                     : bitwise_gate("map bitwise", got, want)};
       };
       op.paths.push_back(run_path(plan, stream_, request_, sets, say_, op.name + " " + op.shape));
     }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -22,6 +23,7 @@
 #include "layoutcheck/contract/gather_map.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/gpu/buffer.h"
+#include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/stream.h"
 #include "layoutcheck/probe/case_probe.h"
 
@@ -183,6 +185,119 @@ TEST(PanguGather, IsTheContractsMapAndItsReverseRestoresTheGrid) {
       stream.synchronize();
       expect_close(fused.to_host(), cpu_gather(cpu_layer_norm(x, channels), map.slots, channels),
                    "LayerNorm + gather");
+    }
+  }
+}
+
+// A map of `slots` entries over `tokens` tokens: every third entry -1, the rest scattered.
+std::vector<std::int32_t> scattered_map(std::int64_t slots, std::int64_t tokens) {
+  std::vector<std::int32_t> map(static_cast<std::size_t>(slots));
+  for (std::int64_t s = 0; s < slots; ++s)
+    map[static_cast<std::size_t>(s)] =
+        s % 3 == 2 ? -1 : static_cast<std::int32_t>((s * 7919) % tokens);
+  return map;
+}
+
+TEST(PanguGather, MovesTokensOfAnyWholePieceWidth) {
+  LC_REQUIRE_GPU();
+  // One piece; a wave's two slots; 33, 65 and 129 pieces, past one and two steps of a wave.
+  for (const std::int64_t width : {8, 192, 256, 264, 384, 520, 1032}) {
+    for (const std::int64_t slots : {1, 2, 7, 4099}) {
+      SCOPED_TRACE(std::to_string(width) + " wide, " + std::to_string(slots) + " slots");
+      const std::int64_t tokens = 1000;
+      const Halves x = random_rows(tokens, width, 8);
+      const std::vector<std::int32_t> map = scattered_map(slots, tokens);
+      DeviceBuffer<std::uint16_t> in{std::span<const std::uint16_t>(x)},
+          out(static_cast<std::size_t>(slots * width));
+      out.fill_bytes(0xff);
+      DeviceBuffer<std::int32_t> device_map{std::span<const std::int32_t>(map)};
+      Stream stream;
+      kernels::pangu_gather(in.data(), device_map.data(), out.data(), slots, width, stream.get());
+      stream.synchronize();
+      EXPECT_EQ(out.to_host(), cpu_gather(x, map, width));
+    }
+  }
+}
+
+TEST(PanguLayerNormGather, OddSlotCountsAndPaddingAtEveryWidth) {
+  LC_REQUIRE_GPU();
+  for (const std::int64_t width : {192, 384, 768}) {
+    for (const std::int64_t slots : {1, 3, 4097}) {
+      SCOPED_TRACE(std::to_string(width) + " wide, " + std::to_string(slots) + " slots");
+      const std::int64_t tokens = 500;
+      const Halves x = random_rows(tokens, width, 9, 8.0f, 3.0f);
+      const std::vector<std::int32_t> map = scattered_map(slots, tokens);
+      DeviceBuffer<std::uint16_t> in{std::span<const std::uint16_t>(x)},
+          out(static_cast<std::size_t>(slots * width));
+      out.fill_bytes(0xff);
+      DeviceBuffer<std::int32_t> device_map{std::span<const std::int32_t>(map)};
+      Stream stream;
+      kernels::pangu_layer_norm_gather(in.data(), device_map.data(), out.data(), slots, width,
+                                       stream.get());
+      stream.synchronize();
+      expect_close(out.to_host(), cpu_gather(cpu_layer_norm(x, width), map, width),
+                   "LayerNorm + gather");
+    }
+  }
+}
+
+// Each kernel in a graph of chained calls, each reading what the call before wrote: launched
+// overlapped, the chain must end exactly where serial launches end, or a kernel read before its
+// wait.
+TEST(PanguKernels, OverlappedChainsEndWhereSerialOnesDo) {
+  LC_REQUIRE_GPU();
+  if (!current_device().overlapped_launches)
+    GTEST_SKIP() << *overlapped_launch_refusal(current_device());
+  constexpr int kSteps = 6;
+  for (const std::int64_t width : {192, 384}) {
+    const std::int64_t tokens = 33120, slots = 36864;
+    const std::vector<std::int32_t> map = scattered_map(slots, tokens);
+    DeviceBuffer<std::int32_t> device_map{std::span<const std::int32_t>(map)};
+    Halves start = random_rows(slots, width, 10);
+    // [kernel] -> one step from buffers a, b to c, d (b and d only for add + LayerNorm).
+    using Step = std::function<void(std::uint16_t*, std::uint16_t*, std::uint16_t*,
+                                    std::uint16_t*, hipStream_t, kernels::LaunchOrder)>;
+    const std::vector<std::pair<std::string, Step>> kernels_under_test = {
+        {"LayerNorm",
+         [&](auto* a, auto*, auto* c, auto*, hipStream_t s, kernels::LaunchOrder order) {
+           kernels::pangu_layer_norm(a, c, tokens, width, s, order);
+         }},
+        {"add + LayerNorm",
+         [&](auto* a, auto* b, auto* c, auto* d, hipStream_t s, kernels::LaunchOrder order) {
+           kernels::pangu_add_layer_norm(a, b, c, d, tokens, width, s, order);
+         }},
+        {"gather",
+         [&](auto* a, auto*, auto* c, auto*, hipStream_t s, kernels::LaunchOrder order) {
+           kernels::pangu_gather(a, device_map.data(), c, slots, width, s, order);
+         }},
+        {"LayerNorm + gather",
+         [&](auto* a, auto*, auto* c, auto*, hipStream_t s, kernels::LaunchOrder order) {
+           kernels::pangu_layer_norm_gather(a, device_map.data(), c, slots, width, s, order);
+         }},
+    };
+    for (const auto& [name, step] : kernels_under_test) {
+      SCOPED_TRACE(name + " at " + std::to_string(width));
+      std::vector<DeviceBuffer<std::uint16_t>> buffers;
+      for (int i = 0; i < 4; ++i) buffers.emplace_back(start.size());
+      const Stream stream;
+      const auto run = [&](kernels::LaunchOrder order) {
+        buffers[0].upload(start);
+        buffers[1].upload(start);
+        const Graph graph(stream, [&](hipStream_t s) {
+          for (int k = 0; k < kSteps; ++k) {
+            const int from = 2 * (k % 2), to = 2 - from;
+            step(buffers[from].data(), buffers[from + 1].data(), buffers[to].data(),
+                 buffers[to + 1].data(), s, order);
+          }
+        });
+        graph.launch(stream);
+        stream.synchronize();
+        return std::pair{buffers[0].to_host(), buffers[1].to_host()};
+      };
+      const auto serial = run(kernels::LaunchOrder::serial);
+      const auto overlapped = run(kernels::LaunchOrder::overlapped);
+      EXPECT_TRUE(serial.first == overlapped.first);
+      EXPECT_TRUE(serial.second == overlapped.second);
     }
   }
 }
