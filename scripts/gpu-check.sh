@@ -10,7 +10,8 @@
 #   GPU_CHECK_STEPS="build tests" bash scripts/gpu-check.sh   (steps: build tests sanitize cli
 #   ports bench pangu; ports runs only the `layoutcheck run` of each manifest in GPU_CHECK_PORTS,
 #   which cli runs too;
-#   GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420)
+#   GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420; GPU_CHECK_TEST_FILTER: a gtest
+#   filter for gpu_tests, default all)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -60,7 +61,7 @@ cli=$build/src/cli/layoutcheck
 if wants tests; then
   # line-buffered, so a run stopped by its time limit still shows what passed
   step gpu_tests "${GPU_CHECK_TEST_LIMIT:-420}" stdbuf -oL -eL "$tests" \
-    --gtest_output=xml:"$logs/gpu_tests.xml"
+    --gtest_output=xml:"$logs/gpu_tests.xml" --gtest_filter="${GPU_CHECK_TEST_FILTER:-*}"
   step codegen_tests 60 "$build/tests/codegen_tests" --gtest_brief=1
 fi
 
