@@ -67,9 +67,6 @@ template <int kWidth>
 struct LaneShare {
   static constexpr int kPieces = kWidth / 8;
   static constexpr int kPerLane = (kPieces + wave::kWaveSize - 1) / wave::kWaveSize;
-  // A lane holding one piece of a row takes a second row, so it has two loads in flight: one
-  // row a wave left a 192-wide LayerNorm at 84 % of the copy bandwidth.
-  static constexpr int kRowsPerWave = kPerLane == 1 ? 2 : 1;
   float v[kPerLane][8];
   __device__ static bool holds(int i) { return wave::lane_id() + i * wave::kWaveSize < kPieces; }
 };
@@ -152,13 +149,6 @@ __device__ inline long long first_row_of_wave(int rows_per_wave) {
          rows_per_wave;
 }
 
-// What every wave of the grid takes in one step. The host sizes the grid for one step, but from
-// its own idea of the wave size, which need not be the device's (hipcc's host pass assumes 64):
-// the kernels loop, so a grid of any size covers every row.
-__device__ inline long long rows_per_grid(int rows_per_wave) {
-  return static_cast<long long>(gridDim.x) * kWavesPerBlock * rows_per_wave;
-}
-
 // Lane k < count reads map[first + k] (-1 past the end): the wave's slots' tokens in one load.
 __device__ inline int read_map(const int* map, long long first, int count, long long slots) {
   const int k = wave::lane_id();
@@ -168,29 +158,26 @@ __device__ inline int read_map(const int* map, long long first, int count, long 
 // Streaming stores; plain loads, which measured faster than streaming ones for the LayerNorm. A
 // two-row wave prefetches its rows before the wait (192: 26.7 -> 25.6 us on the H200); a one-row
 // wave gained nothing by it.
-template <int kWidth>
+template <int kWidth, int kRows>
 __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
   using Share = LaneShare<kWidth>;
-  constexpr int kRows = Share::kRowsPerWave;
-  long long first = first_row_of_wave(kRows);
+  const long long first = first_row_of_wave(kRows);
   if constexpr (kRows > 1)
     for (int k = 0; k < kRows; ++k)
       if (first + k < rows) prefetch_row<kWidth>(x + (first + k) * Share::kPieces);
   await_previous_kernel();
-  // The loop ends for a whole wave at once, so the sums stay within live waves.
-  for (; first < rows; first += rows_per_grid(kRows)) {
-    RowBits<kWidth> bits[kRows];
-    for (int k = 0; k < kRows; ++k)
-      if (first + k < rows)
-        load_row<kWidth, Access::plain>(x + (first + k) * Share::kPieces, bits[k]);
-    for (int k = 0; k < kRows && first + k < rows; ++k) {
+  if (first >= rows) return;  // a whole wave leaves together: the sums stay within live waves
+  RowBits<kWidth> bits[kRows];
+  for (int k = 0; k < kRows; ++k)
+    if (first + k < rows) load_row<kWidth, Access::plain>(x + (first + k) * Share::kPieces, bits[k]);
+  for (int k = 0; k < kRows; ++k)
+    if (first + k < rows) {
       Share share;
       unpack<kWidth>(bits[k], share);
       normalise<kWidth>(share);
       store_row<kWidth, Access::streaming>(out + (first + k) * Share::kPieces, share);
     }
-  }
 }
 
 // Two inputs a row already put two loads in flight a lane: one row a wave, plain accesses (the
@@ -200,52 +187,50 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_add_layer_norm_kernel(const uint4* residual, const uint4* branch, uint4* residual_out,
                                 uint4* out, long long rows) {
   using Share = LaneShare<kWidth>;
+  const long long r = first_row_of_wave(1);
   await_previous_kernel();
-  for (long long r = first_row_of_wave(1); r < rows; r += rows_per_grid(1)) {
-    RowBits<kWidth> a_bits, b_bits;
-    load_row<kWidth, Access::plain>(residual + r * Share::kPieces, a_bits);
-    load_row<kWidth, Access::plain>(branch + r * Share::kPieces, b_bits);
-    Share a, b;
-    unpack<kWidth>(a_bits, a);
-    unpack<kWidth>(b_bits, b);
-    // The framework's rounding point: the sum rounded to fp16, and the statistics of that.
-    for (int i = 0; i < Share::kPerLane; ++i)
-      for (int e = 0; e < 8; ++e) a.v[i][e] = half_to_float(float_to_half(a.v[i][e] + b.v[i][e]));
-    store_row<kWidth, Access::plain>(residual_out + r * Share::kPieces, a);
-    normalise<kWidth>(a);
-    store_row<kWidth, Access::plain>(out + r * Share::kPieces, a);
-  }
+  if (r >= rows) return;
+  RowBits<kWidth> a_bits, b_bits;
+  load_row<kWidth, Access::plain>(residual + r * Share::kPieces, a_bits);
+  load_row<kWidth, Access::plain>(branch + r * Share::kPieces, b_bits);
+  Share a, b;
+  unpack<kWidth>(a_bits, a);
+  unpack<kWidth>(b_bits, b);
+  // The framework's rounding point: the sum rounded to fp16, and the statistics of that.
+  for (int i = 0; i < Share::kPerLane; ++i)
+    for (int e = 0; e < 8; ++e) a.v[i][e] = half_to_float(float_to_half(a.v[i][e] + b.v[i][e]));
+  store_row<kWidth, Access::plain>(residual_out + r * Share::kPieces, a);
+  normalise<kWidth>(a);
+  store_row<kWidth, Access::plain>(out + r * Share::kPieces, a);
 }
 
 // Streaming loads and stores: the tokens are read once, the slots written once.
-template <int kWidth>
+template <int kWidth, int kRows>
 __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
   using Share = LaneShare<kWidth>;
-  constexpr int kRows = Share::kRowsPerWave;
-  long long first = first_row_of_wave(kRows);
-  int mine = read_map(map, first, kRows, slots);
+  const long long first = first_row_of_wave(kRows);
+  const int mine = read_map(map, first, kRows, slots);
+  int token[kRows];
+  for (int k = 0; k < kRows; ++k) token[k] = wave::broadcast(mine, k);
   await_previous_kernel();
-  for (; first < slots; first += rows_per_grid(kRows), mine = read_map(map, first, kRows, slots)) {
-    int token[kRows];
-    RowBits<kWidth> bits[kRows];
-    for (int k = 0; k < kRows; ++k) {
-      token[k] = wave::broadcast(mine, k);
-      if (token[k] >= 0)
-        load_row<kWidth, Access::streaming>(x + static_cast<long long>(token[k]) * Share::kPieces,
-                                            bits[k]);
+  if (first >= slots) return;
+  RowBits<kWidth> bits[kRows];
+  for (int k = 0; k < kRows; ++k)
+    if (token[k] >= 0)
+      load_row<kWidth, Access::streaming>(x + static_cast<long long>(token[k]) * Share::kPieces,
+                                          bits[k]);
+  for (int k = 0; k < kRows; ++k) {
+    if (first + k >= slots) break;
+    uint4* to = out + (first + k) * Share::kPieces;
+    if (token[k] < 0) {
+      store_zeros<kWidth, Access::streaming>(to);
+      continue;
     }
-    for (int k = 0; k < kRows && first + k < slots; ++k) {
-      uint4* to = out + (first + k) * Share::kPieces;
-      if (token[k] < 0) {
-        store_zeros<kWidth, Access::streaming>(to);
-        continue;
-      }
-      Share share;
-      unpack<kWidth>(bits[k], share);
-      normalise<kWidth>(share);
-      store_row<kWidth, Access::streaming>(to, share);
-    }
+    Share share;
+    unpack<kWidth>(bits[k], share);
+    normalise<kWidth>(share);
+    store_row<kWidth, Access::streaming>(to, share);
   }
 }
 
@@ -255,37 +240,46 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
 template <int kSlots, int kPerLane>
 __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots, int pieces) {
-  long long first = first_row_of_wave(kSlots);
-  int mine = read_map(map, first, kSlots, slots);
+  const long long first = first_row_of_wave(kSlots);
+  const int mine = read_map(map, first, kSlots, slots);
+  int token[kSlots];
+  for (int k = 0; k < kSlots; ++k) token[k] = wave::broadcast(mine, k);
   await_previous_kernel();
-  for (; first < slots; first += rows_per_grid(kSlots), mine = read_map(map, first, kSlots, slots)) {
-    int token[kSlots];
-    for (int k = 0; k < kSlots; ++k) token[k] = wave::broadcast(mine, k);
-    for (int base = 0; base < pieces; base += kPerLane * wave::kWaveSize) {
-      uint4 value[kSlots][kPerLane];
-      for (int k = 0; k < kSlots; ++k)
-        for (int i = 0; i < kPerLane; ++i) {
-          const int piece = base + wave::lane_id() + i * wave::kWaveSize;
-          value[k][i] = token[k] >= 0 && piece < pieces
-                            ? load_piece<Access::streaming>(
-                                  x + static_cast<long long>(token[k]) * pieces + piece)
-                            : make_uint4(0u, 0u, 0u, 0u);
-        }
-      for (int k = 0; k < kSlots && first + k < slots; ++k)
-        for (int i = 0; i < kPerLane; ++i) {
-          const int piece = base + wave::lane_id() + i * wave::kWaveSize;
-          if (piece < pieces)
-            store_piece<Access::streaming>(out + (first + k) * pieces + piece, value[k][i]);
-        }
-    }
+  if (first >= slots) return;
+  for (int base = 0; base < pieces; base += kPerLane * wave::kWaveSize) {
+    uint4 value[kSlots][kPerLane];
+    for (int k = 0; k < kSlots; ++k)
+      for (int i = 0; i < kPerLane; ++i) {
+        const int piece = base + wave::lane_id() + i * wave::kWaveSize;
+        value[k][i] = token[k] >= 0 && piece < pieces
+                          ? load_piece<Access::streaming>(
+                                x + static_cast<long long>(token[k]) * pieces + piece)
+                          : make_uint4(0u, 0u, 0u, 0u);
+      }
+    for (int k = 0; k < kSlots; ++k)
+      for (int i = 0; i < kPerLane; ++i) {
+        const int piece = base + wave::lane_id() + i * wave::kWaveSize;
+        if (first + k < slots && piece < pieces)
+          store_piece<Access::streaming>(out + (first + k) * pieces + piece, value[k][i]);
+      }
   }
 }
 
-// Blocks for one step over `rows` at `rows_per_wave` rows a wave.
-unsigned blocks_for(std::int64_t rows, int rows_per_wave) {
+// A row (or token) of at most 32 pieces leaves a lane of the narrowest wave one load: a wave takes
+// two rows then, so each lane has two loads in flight (one row a wave left the 192-wide
+// LayerNorm at 84 % of the copy bandwidth). Chosen here, not from the device's wave size, so
+// host and device agree by construction.
+constexpr int rows_per_wave(std::int64_t width) {
+  return width / 8 <= 32 ? 2 : 1;
+}
+
+// Blocks for `rows` at `rows_per_wave` rows a wave.
+dim3 blocks_for(std::int64_t rows, int rows_per_wave) {
   const std::int64_t per_block = std::int64_t{kWavesPerBlock} * rows_per_wave;
-  return static_cast<unsigned>(
-      std::min<std::int64_t>((rows + per_block - 1) / per_block, std::int64_t{1} << 30));
+  const std::int64_t blocks = (rows + per_block - 1) / per_block;
+  if (blocks > 0x7fffffff)
+    throw std::invalid_argument(std::to_string(rows) + " rows need more blocks than a grid holds");
+  return dim3(static_cast<unsigned>(blocks));
 }
 
 dim3 wave_threads() {
@@ -319,8 +313,9 @@ void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t r
                       std::int64_t width, hipStream_t stream, LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
-    launch_kernel(order, pangu_layer_norm_kernel<W>,
-                  dim3(blocks_for(rows, LaneShare<W>::kRowsPerWave)), wave_threads(), 0, stream,
+    constexpr int kRows = rows_per_wave(W);
+    launch_kernel(order, pangu_layer_norm_kernel<W, kRows>, blocks_for(rows, kRows),
+                  wave_threads(), 0, stream,
                   reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out), rows);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm<" + std::to_string(W) + ">").c_str());
   });
@@ -331,7 +326,7 @@ void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* br
                           std::int64_t width, hipStream_t stream, LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
-    launch_kernel(order, pangu_add_layer_norm_kernel<W>, dim3(blocks_for(rows, 1)),
+    launch_kernel(order, pangu_add_layer_norm_kernel<W>, blocks_for(rows, 1),
                   wave_threads(), 0, stream, reinterpret_cast<const uint4*>(residual),
                   reinterpret_cast<const uint4*>(branch), reinterpret_cast<uint4*>(residual_out),
                   reinterpret_cast<uint4*>(out), rows);
@@ -344,8 +339,9 @@ void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, st
                              LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (slots <= 0) return;
-    launch_kernel(order, pangu_layer_norm_gather_kernel<W>,
-                  dim3(blocks_for(slots, LaneShare<W>::kRowsPerWave)), wave_threads(), 0, stream,
+    constexpr int kRows = rows_per_wave(W);
+    launch_kernel(order, pangu_layer_norm_gather_kernel<W, kRows>, blocks_for(slots, kRows),
+                  wave_threads(), 0, stream,
                   reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm_gather<" + std::to_string(W) + ">").c_str());
   });
@@ -360,13 +356,11 @@ void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t
   const int pieces = static_cast<int>(width / 8);
   const auto* from = reinterpret_cast<const uint4*>(x);
   auto* to = reinterpret_cast<uint4*>(out);
-  // A token of one piece a lane (on the narrowest wave, 32 lanes) leaves a lane one load: a wave
-  // takes two slots then, so each lane has two in flight.
-  if (pieces <= 32)
-    launch_kernel(order, pangu_gather_kernel<2, 1>, dim3(blocks_for(slots, 2)), wave_threads(), 0,
+  if (rows_per_wave(width) == 2)
+    launch_kernel(order, pangu_gather_kernel<2, 1>, blocks_for(slots, 2), wave_threads(), 0,
                   stream, from, map, to, slots, pieces);
   else
-    launch_kernel(order, pangu_gather_kernel<1, 2>, dim3(blocks_for(slots, 1)), wave_threads(), 0,
+    launch_kernel(order, pangu_gather_kernel<1, 2>, blocks_for(slots, 1), wave_threads(), 0,
                   stream, from, map, to, slots, pieces);
   LC_GPU_CHECK_LAUNCH("pangu_gather");
 }

@@ -539,6 +539,11 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
                                                                "refusing it"},
       {"residual add in fp32, the sum normalised unrounded",
        "breaks the framework's rounding point (the rounding-point value probe)"},
+      {"one row a wave at 192 channels", "a lane holds one piece of the row, too few loads in "
+                                         "flight: 84 % of the copy bandwidth"},
+      {"a grid-stride loop over rows in every kernel", "1 to 2 µs slower a call at 192 channels"},
+      {"L2 prefetch before the wait in the gathers and one-row LayerNorms",
+       "slower, where it paid only for two-row LayerNorm waves"},
   };
   const Stream stream(Stream::Kind::non_blocking);
   say("settling the launch cost outside any graph");
