@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 
+import layoutcheck
+
 SOURCE_DIR = os.environ.get("LAYOUTCHECK_SOURCE_DIR",
                             os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..")))
 CONTRACTS = os.path.join(SOURCE_DIR, "contracts")
@@ -37,6 +39,25 @@ def run_cli(*arguments):
         raise AssertionError(f"layoutcheck {' '.join(arguments)} exited {done.returncode}:\n"
                              f"{done.stderr}")
     return done.returncode, json.loads(done.stdout)
+
+
+def probe_both(fn, case, producer, consumer, symbols, with_contracts=(), decoder=None,
+               cli_backend="cpu"):
+    """The module's verdict on fn and the CLI's on its CPU model of the same claim (cli_backend
+    names another model, a mutant holding a wrong Python kernel to the CLI's model of the same
+    bug); the exit code agrees with the verdict."""
+    options = {"decoder": decoder} if decoder else {}
+    verdict = layoutcheck.probe(fn, case=case, producer=producer, consumer=consumer,
+                                with_contracts=with_contracts, **options, **symbols)
+    arguments = ["probe", "--case", case, "--producer", producer, "--consumer", consumer,
+                 "--backend", cli_backend, *symbol_options(symbols)]
+    if decoder:
+        arguments += ["--decoder", decoder]
+    for file in with_contracts:
+        arguments += ["--with", file]
+    code, cli = run_cli(*arguments)
+    assert code == (0 if verdict["clean"] else 1)
+    return verdict, cli
 
 
 # Figures the two sides compute each with their own arithmetic: "out rel L2 2.61e-01".

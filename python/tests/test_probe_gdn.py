@@ -5,7 +5,7 @@ fed Qwen3.5's flat buffers misreads exactly what the static diff says."""
 import pytest
 
 import layoutcheck
-from cli_comparison import assert_same_verdict, contract, run_cli, symbol_options
+from cli_comparison import assert_same_verdict, contract, probe_both
 from kernels.numpy_gdn import gdn_step
 from layoutcheck.testing import assert_gates_pass, assert_no_misread, assert_reads_as
 
@@ -15,35 +15,26 @@ INTERLEAVED_QKVZ = contract("gdn/qwen3_next.qkvz.yaml")
 FLAT_BA, INTERLEAVED_BA = contract("gdn/qwen3_5.ba.yaml"), contract("gdn/qwen3_next.ba.yaml")
 
 
-def probe_both(fn, producer, consumer, with_contracts=()):
-    """The module's verdict on fn and the CLI's on its CPU model of the same claim."""
-    verdict = layoutcheck.probe(fn, case="gdn", producer=producer, consumer=consumer,
-                                with_contracts=with_contracts, decoder="dependence", **SIZES)
-    arguments = ["probe", "--case", "gdn", "--decoder", "dependence", "--producer", producer,
-                 "--consumer", consumer, *symbol_options(SIZES)]
-    for file in with_contracts:
-        arguments += ["--with", file]
-    code, cli = run_cli(*arguments)
-    assert code == (0 if verdict["clean"] else 1)
-    return verdict, cli
+def probe_gdn(fn, producer, consumer, with_contracts=()):
+    return probe_both(fn, "gdn", producer, consumer, SIZES, with_contracts, decoder="dependence")
 
 
 def test_a_correct_flat_step_is_clean_as_the_cli_finds():
-    verdict, cli = probe_both(gdn_step(**SIZES), FLAT_QKVZ, FLAT_QKVZ)
+    verdict, cli = probe_gdn(gdn_step(**SIZES), FLAT_QKVZ, FLAT_QKVZ)
     assert_same_verdict(verdict, cli)
     assert_gates_pass(verdict)
     assert verdict["runner"] == "python gdn_step[flat qkvz, flat ba]"
 
 
 def test_a_correct_flat_step_reads_ba_as_the_cli_finds():
-    verdict, cli = probe_both(gdn_step(**SIZES), FLAT_BA, FLAT_BA)
+    verdict, cli = probe_gdn(gdn_step(**SIZES), FLAT_BA, FLAT_BA)
     assert_same_verdict(verdict, cli)
     assert_gates_pass(verdict)
 
 
 def test_a_qwen3_next_step_fed_flat_qkvz_misreads_exactly_the_static_diff():
     step = gdn_step(**SIZES, qkvz_layout="interleaved", ba_layout="interleaved")
-    verdict, cli = probe_both(step, FLAT_QKVZ, INTERLEAVED_QKVZ, [INTERLEAVED_BA])
+    verdict, cli = probe_gdn(step, FLAT_QKVZ, INTERLEAVED_QKVZ, [INTERLEAVED_BA])
     assert_same_verdict(verdict, cli)
     assert_reads_as(verdict, layoutcheck.diff(FLAT_QKVZ, INTERLEAVED_QKVZ, **SIZES))
     assert verdict["misread"] == 72 and verdict["agrees_with_diff"]
@@ -53,7 +44,7 @@ def test_a_qwen3_next_step_fed_flat_qkvz_misreads_exactly_the_static_diff():
 
 def test_a_qwen3_next_step_fed_flat_ba_misreads_exactly_the_static_diff():
     step = gdn_step(**SIZES, qkvz_layout="interleaved", ba_layout="interleaved")
-    verdict, cli = probe_both(step, FLAT_BA, INTERLEAVED_BA, [INTERLEAVED_QKVZ])
+    verdict, cli = probe_gdn(step, FLAT_BA, INTERLEAVED_BA, [INTERLEAVED_QKVZ])
     assert_same_verdict(verdict, cli)
     assert_reads_as(verdict, layoutcheck.diff(FLAT_BA, INTERLEAVED_BA, **SIZES))
 

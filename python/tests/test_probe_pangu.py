@@ -1,26 +1,13 @@
 """NumPy Pangu-Weather operators probed through the module: a window gather (data movement), one
 with the wrong shift, and a row-wise LayerNorm (dependence), each verdict the CLI's."""
 
-import layoutcheck
-from cli_comparison import assert_same_verdict, contract, run_cli, symbol_options
+from cli_comparison import assert_same_verdict, contract, probe_both
 from kernels.numpy_pangu import layer_norm_rows, window_gather
 from layoutcheck.testing import assert_gates_pass, assert_no_misread
 
 GRID = {"Z": 4, "LAT": 13, "LON": 26, "C": 4}
 WINDOW = (2, 6, 12)
 HALF_WINDOW = tuple(w // 2 for w in WINDOW)
-
-
-def probe_both(fn, case, producer, consumer, symbols, with_contracts=(), backend="cpu"):
-    verdict = layoutcheck.probe(fn, case=case, producer=producer, consumer=consumer,
-                                with_contracts=with_contracts, **symbols)
-    arguments = ["probe", "--case", case, "--producer", producer, "--consumer", consumer,
-                 "--backend", backend, *symbol_options(symbols)]
-    for file in with_contracts:
-        arguments += ["--with", file]
-    code, cli = run_cli(*arguments)
-    assert code == (0 if verdict["clean"] else 1)
-    return verdict, cli
 
 
 def test_a_window_gather_is_clean_as_the_cli_finds():
@@ -47,7 +34,7 @@ def test_a_gather_rolling_the_wrong_axes_is_the_clis_mutant():
     verdict, cli = probe_both(wrong_axes, "pangu-window-gather", contract("pangu/grid.yaml"),
                               contract("pangu/grid.yaml"), GRID,
                               [contract("pangu/windows.shifted.yaml")],
-                              backend="cpu:mutant:shift_on_wrong_axes")
+                              cli_backend="cpu:mutant:shift_on_wrong_axes")
     assert_same_verdict(verdict, cli)
     assert not verdict["clean"]
 
@@ -63,6 +50,6 @@ def test_a_row_wise_layer_norm_reads_each_row_as_the_cli_finds():
 def test_a_layer_norm_built_for_twice_the_width_is_the_clis_mutant():
     verdict, cli = probe_both(layer_norm_rows(group=2), "pangu-layernorm",
                               contract("pangu/tokens.yaml"), contract("pangu/tokens.yaml"),
-                              {"C": 8}, backend="cpu:mutant:rows_as_pairs")
+                              {"C": 8}, cli_backend="cpu:mutant:rows_as_pairs")
     assert_same_verdict(verdict, cli)
     assert verdict["dependence_mismatches"] > 0 and not verdict["clean"]

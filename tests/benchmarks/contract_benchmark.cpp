@@ -7,7 +7,8 @@
 //
 // Figures: Parse (YAML -> resolved contract), Check (the layout rules on a parsed contract),
 // LintFile (what `layoutcheck lint FILE` does), Diff (the misread report of two loaded contracts)
-// and DiffFiles (what `layoutcheck diff P C` does: load and check both, then diff).
+// and DiffFiles (what `layoutcheck diff P C` does: load and check both, then diff); DiffTranspose,
+// the most runs a row of 10^7 elements can have.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -223,12 +224,51 @@ void BM_DiffFiles(benchmark::State& state) {
   report_elements(state, elements);
 }
 
+// The worst case for the run grouping: a 10000 x 1000 matrix read transposed, 10^7 one-element
+// runs of which only the first few are formatted.
+std::string matrix_yaml(const std::string& name, const std::string& row_stride,
+                        const std::string& col_stride) {
+  return "layoutcheck: 1\n"
+         "name: " + name + "\n"
+         "buffer: matrix\n"
+         "dtype: fp16\n"
+         "symbols:\n"
+         "  R: 10000\n"
+         "  C: 1000\n"
+         "rows:\n"
+         "  - name: call\n"
+         "row_size: R*C\n"
+         "fields:\n"
+         "  - name: X\n"
+         "    offset: 0\n"
+         "    dims:\n"
+         "      - {name: r, size: R, stride: " + row_stride + "}\n"
+         "      - {name: c, size: C, stride: " + col_stride + "}\n";
+}
+
+void BM_DiffTranspose(benchmark::State& state) {
+  const layoutcheck::LoadOptions unscaled;
+  const layoutcheck::Contract producer =
+      layoutcheck::load_contract_text(matrix_yaml("row_major", "C", "1"), "row_major", unscaled);
+  const layoutcheck::Contract consumer =
+      layoutcheck::load_contract_text(matrix_yaml("col_major", "1", "R"), "col_major", unscaled);
+  std::int64_t runs = 0;
+  for (auto _ : state) {
+    layoutcheck::MisreadReport report = layoutcheck::diff_contracts(producer, consumer);
+    runs = report.runs_total;
+    benchmark::DoNotOptimize(report);
+  }
+  report_elements(state, consumer.elements());
+  state.counters["runs"] = static_cast<double>(runs);
+}
+
 // Each iteration is a large fraction of a second: a few iterations give a stable figure.
 BENCHMARK(BM_Parse)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Check)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_LintFile)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_Diff)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_DiffFiles)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_DiffTranspose)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

@@ -1,11 +1,9 @@
 // compare_reads on small hand-made contracts: what the producer holds where the consumer reads
-// (elements, padding, gaps, nothing at all), probe markers, incompatible contracts, and speed at
-// 10^7 elements per row.
+// (elements, padding, gaps, nothing at all), probe markers, incompatible contracts, and rows of
+// 10^7 elements.
 #include "layoutcheck/diff/read_map.h"
 
 #include <gtest/gtest.h>
-
-#include <chrono>
 
 #include "gdn_layouts.h"
 #include "layoutcheck/contract/parse.h"
@@ -218,9 +216,9 @@ TEST(CompareReads, ReadMapMustCoverTheConsumer) {
   EXPECT_THROW(compare_reads(c, c, reads), std::invalid_argument);
 }
 
-// 10^7 elements per row, as the design asks lint and diff to handle quickly: a permutation of
-// 1000-element blocks (10^4 runs) and a transpose (10^7 one-element runs, of which only the first
-// kMaxStoredRuns are formatted).
+// 10^7 elements per row: a permutation of 1000-element blocks (10^4 runs) and a transpose (10^7
+// one-element runs, of which only the first kMaxStoredRuns are formatted). How long it takes is
+// the contract benchmark's to say (BM_Diff, BM_DiffTranspose), not a test's.
 TEST(CompareReads, TenMillionElementsPerRow) {
   const std::int64_t rows = 10000, cols = 1000, n = rows * cols;
   const Contract producer =
@@ -233,14 +231,8 @@ TEST(CompareReads, TenMillionElementsPerRow) {
   transposed.fields[0].dims = {dim("r", rows, 1), dim("c", cols, rows)};
 
   for (const Contract* consumer : {&blocks, &transposed}) {
-    const auto start = std::chrono::steady_clock::now();
     const MisreadReport report = diff_contracts(producer, *consumer);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("diff of %lld elements (%s): %.3f s, %lld runs\n", static_cast<long long>(n),
-                consumer->name.c_str(), seconds, static_cast<long long>(report.runs_total));
     EXPECT_EQ(report.elements, n);
-    EXPECT_LT(seconds, 5.0) << "far slower than the < 1 s a release build takes";
     if (consumer == &blocks) {
       EXPECT_EQ(report.misread, n - 2 * cols);  // rows 0 and 9999 stay where they are
       EXPECT_EQ(report.runs_total, rows - 2);

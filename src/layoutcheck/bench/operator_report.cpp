@@ -11,16 +11,18 @@ bool OperatorPath::valid() const {
                                        [](const OperatorGate& gate) { return gate.passed; });
 }
 
-const OperatorPath* OperatorMeasurement::path(const std::string& wanted) const {
+const OperatorPath* find_path(const std::vector<OperatorPath>& paths, const std::string& name) {
   for (const OperatorPath& candidate : paths)
-    if (candidate.name == wanted) return &candidate;
+    if (candidate.name == name) return &candidate;
   return nullptr;
 }
 
+const OperatorPath* OperatorMeasurement::path(const std::string& wanted) const {
+  return find_path(paths, wanted);
+}
+
 const OperatorPath* ModelMeasurement::path(const std::string& wanted) const {
-  for (const OperatorPath& candidate : paths)
-    if (candidate.name == wanted) return &candidate;
-  return nullptr;
+  return find_path(paths, wanted);
 }
 
 double operator_floor_us(const OperatorBenchReport& report, const OperatorMeasurement& op) {

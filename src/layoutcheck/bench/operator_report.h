@@ -43,6 +43,9 @@ struct FrameworkFigure {
   double us = 0;     // median per call
 };
 
+// The path of that name among paths, or nullptr.
+const OperatorPath* find_path(const std::vector<OperatorPath>& paths, const std::string& name);
+
 struct OperatorMeasurement {
   std::string name;        // "layernorm"
   std::string shape;       // "[1,131040,192]"

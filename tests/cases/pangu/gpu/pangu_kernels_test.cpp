@@ -275,8 +275,9 @@ TEST(PanguKernels, OverlappedChainsEndWhereSerialOnesDo) {
            kernels::pangu_layer_norm_gather(a, device_map.data(), c, slots, width, s, order);
          }},
     };
-    for (const auto& [name, step] : kernels_under_test) {
-      SCOPED_TRACE(name + " at " + std::to_string(width));
+    for (const auto& kernel : kernels_under_test) {
+      const Step& step = kernel.second;  // named, not bound: clang 15 cannot capture a binding
+      SCOPED_TRACE(kernel.first + " at " + std::to_string(width));
       std::vector<DeviceBuffer<std::uint16_t>> buffers;
       for (int i = 0; i < 4; ++i) buffers.emplace_back(start.size());
       const Stream stream;
