@@ -7,7 +7,6 @@
 //
 // Launched overlapped (launch_order.h), a kernel reads before its wait only the gather map (the
 // model's constant, which no kernel writes) and prefetches rows into L2; everything else after.
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -26,7 +25,6 @@ namespace {
 
 constexpr float kEpsilon = 1e-5f;  // torch.nn.LayerNorm's default
 constexpr int kWavesPerBlock = 4;
-constexpr int kPieceBytes = 16;  // a piece: 8 fp16 in one uint4
 constexpr int kLineBytes = 128;  // what one L2 prefetch fetches
 
 // The hardware's fp16 conversions (round to nearest even, as the project's own in fp16.h, which
@@ -155,9 +153,9 @@ __device__ inline int read_map(const int* map, long long first, int count, long 
   return k < count && first + k < slots ? map[first + k] : -1;
 }
 
-// Streaming stores; plain loads, which measured faster than streaming ones for the LayerNorm. A
-// two-row wave prefetches its rows before the wait (192: 26.7 -> 25.6 us on the H200); a one-row
-// wave gained nothing by it.
+// Streaming stores; plain loads, which measured faster than streaming ones here. A two-row wave
+// prefetches its rows into L2 before the wait, so its loads start in the previous kernel's tail;
+// a one-row wave lost time by it (DESIGN.md).
 template <int kWidth, int kRows>
 __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
@@ -181,7 +179,7 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
 }
 
 // Two inputs a row already put two loads in flight a lane: one row a wave, plain accesses (the
-// streaming ones measured no faster).
+// streaming ones were no faster).
 template <int kWidth>
 __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
     pangu_add_layer_norm_kernel(const uint4* residual, const uint4* branch, uint4* residual_out,
@@ -266,9 +264,9 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
 }
 
 // A row (or token) of at most 32 pieces leaves a lane of the narrowest wave one load: a wave takes
-// two rows then, so each lane has two loads in flight (one row a wave left the 192-wide
-// LayerNorm at 84 % of the copy bandwidth). Chosen here, not from the device's wave size, so
-// host and device agree by construction.
+// two rows then, so each lane has two loads in flight (one load a lane is too few to reach the
+// copy bandwidth). Chosen here from the width, not from the device's wave size, so host and
+// device agree by construction.
 constexpr int rows_per_wave(std::int64_t width) {
   return width / 8 <= 32 ? 2 : 1;
 }
