@@ -11,7 +11,9 @@
 #   ports bench pangu; ports runs only the `layoutcheck run` of each manifest in GPU_CHECK_PORTS,
 #   which cli runs too;
 #   GPU_CHECK_TEST_LIMIT: seconds for gpu_tests, default 420; GPU_CHECK_TEST_FILTER: a gtest
-#   filter for gpu_tests, default all)
+#   filter for gpu_tests, default all). On the H200 the build takes about 50 s, gpu_tests 250-330 s
+#   and pangu about 160 s, so "build tests pangu" may not fit one 600-s call: run "build tests"
+#   and "build pangu" as two calls where a call is limited so.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
