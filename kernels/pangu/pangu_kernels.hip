@@ -215,8 +215,8 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
 }
 
 // Streaming loads and stores: the tokens are read once, the slots written once. The two-row
-// kernel is held to a full multiprocessor: left alone, ptxas gives it 34 registers a thread
-// (allocated as 40: 12 blocks, a quarter of the waves gone), and 32 cost it no spill.
+// kernel is held to a full multiprocessor: left alone, ptxas gives it a few registers more than
+// 32, which costs a quarter of the resident waves, and 32 cost it no spill (DESIGN.md).
 template <int kWidth, int kRows>
 __global__ void LC_PANGU_LAUNCH_BOUNDS(kRows > 1 ? kFullMultiprocessorBlocks : 0)
     pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
