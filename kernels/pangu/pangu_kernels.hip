@@ -1,9 +1,11 @@
-// Pangu's LayerNorm family and window gather (pangu_kernels.h, kernels/pangu/DESIGN.md). One wave
-// per row, kWavesPerBlock waves per block; each lane keeps its share of the row in registers
-// (16-byte pieces), so the row is read once: the mean by a wave sum, then the spread about it by a
-// second wave sum of the same registers (two passes over registers, not memory: a row of mean 1000
-// and spread 0.01 keeps its digits, which sum-of-squares would lose). Wave-size agnostic: a lane's
-// share is its pieces lane, lane + kWaveSize, ...
+// Pangu's LayerNorm family and window gather (pangu_kernels.h, kernels/pangu/DESIGN.md). The
+// LayerNorms keep a row in registers, so it is read once: the mean by a sum over the lanes holding
+// the row, then the spread about it by a second sum of the same registers (two passes over
+// registers, not memory: a row of mean 1000 and spread 0.01 keeps its digits, which
+// sum-of-squares would lose). LayerNorm and add + LayerNorm take one wave per row (two at 192
+// channels), a lane holding pieces lane, lane + kWaveSize, ...; LayerNorm + gather takes a row to
+// a group of lanes, three pieces a lane; the gather moves a slot a wave (two at 192 channels).
+// Wave-size agnostic: every loop steps by kWaveSize, groups are counted in threads of the block.
 //
 // Launched overlapped (launch_order.h), a kernel reads before its wait only the gather map (the
 // model's constant, which no kernel writes) and prefetches rows into L2; everything else after.
@@ -28,7 +30,7 @@ constexpr int kWavesPerBlock = 4;
 constexpr int kLineBytes = 128;  // what one L2 prefetch fetches
 
 // A kernel's launch bound: kWavesPerBlock waves a block and, on NVIDIA, at least `min_blocks`
-// blocks a multiprocessor (0: no minimum), which caps the registers a thread may take. 16 blocks
+// blocks a multiprocessor, which caps the registers a thread may take. 16 blocks
 // of 4 waves fill an sm_90 multiprocessor (64 waves) at 32 registers a thread. HIP's second
 // bound counts waves per execution unit instead, so HIP asks for nothing more.
 #if defined(LC_GPU_VENDOR_NVIDIA)
@@ -72,6 +74,22 @@ __device__ inline void store_piece(uint4* p, uint4 value) {
   *p = value;
 }
 
+// The eight fp16 values of a piece, in channel order, as fp32.
+__device__ inline void unpack_piece(uint4 piece, float (&values)[8]) {
+  const unsigned int words[4] = {piece.x, piece.y, piece.z, piece.w};
+  for (int w = 0; w < 4; ++w) {
+    values[2 * w] = half_to_float(words[w] & 0xffffu);
+    values[2 * w + 1] = half_to_float(words[w] >> 16);
+  }
+}
+
+__device__ inline uint4 pack_piece(const float (&values)[8]) {
+  unsigned int words[4];
+  for (int w = 0; w < 4; ++w)
+    words[w] = float_to_half(values[2 * w]) | (float_to_half(values[2 * w + 1]) << 16);
+  return make_uint4(words[0], words[1], words[2], words[3]);
+}
+
 // A row's 16-byte pieces (8 fp16) as one lane holds them: pieces lane, lane + kWaveSize, ...
 template <int kWidth>
 struct LaneShare {
@@ -96,13 +114,7 @@ __device__ inline void load_row(const uint4* row, RowBits<kWidth>& bits) {
 
 template <int kWidth>
 __device__ inline void unpack(const RowBits<kWidth>& bits, LaneShare<kWidth>& share) {
-  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
-    const unsigned int words[4] = {bits[i].x, bits[i].y, bits[i].z, bits[i].w};
-    for (int w = 0; w < 4; ++w) {
-      share.v[i][2 * w] = half_to_float(words[w] & 0xffffu);
-      share.v[i][2 * w + 1] = half_to_float(words[w] >> 16);
-    }
-  }
+  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) unpack_piece(bits[i], share.v[i]);
 }
 
 // Fetches a row's lines into L2 ahead of its load.
@@ -136,14 +148,9 @@ __device__ inline void normalise(LaneShare<kWidth>& share) {
 
 template <int kWidth, Access kAccess>
 __device__ inline void store_row(uint4* row, const LaneShare<kWidth>& share) {
-  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) {
-    if (!LaneShare<kWidth>::holds(i)) continue;
-    unsigned int words[4];
-    for (int w = 0; w < 4; ++w)
-      words[w] = float_to_half(share.v[i][2 * w]) | (float_to_half(share.v[i][2 * w + 1]) << 16);
-    store_piece<kAccess>(row + wave::lane_id() + i * wave::kWaveSize,
-                         make_uint4(words[0], words[1], words[2], words[3]));
-  }
+  for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i)
+    if (LaneShare<kWidth>::holds(i))
+      store_piece<kAccess>(row + wave::lane_id() + i * wave::kWaveSize, pack_piece(share.v[i]));
 }
 
 template <int kWidth, Access kAccess>
@@ -214,36 +221,95 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
   store_row<kWidth, Access::plain>(out + r * Share::kPieces, a);
 }
 
-// Streaming loads and stores: the tokens are read once, the slots written once. The two-row
-// kernel is held to a full multiprocessor: left alone, ptxas gives it a few registers more than
-// 32, which costs a quarter of the resident waves, and 32 cost it no spill (DESIGN.md).
-template <int kWidth, int kRows>
-__global__ void LC_PANGU_LAUNCH_BOUNDS(kRows > 1 ? kFullMultiprocessorBlocks : 0)
-    pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
-  using Share = LaneShare<kWidth>;
-  const long long first = first_row_of_wave(kRows);
-  const int mine = read_map(map, first, kRows, slots);
-  int token[kRows];
-  for (int k = 0; k < kRows; ++k) token[k] = wave::broadcast(mine, k);
-  await_previous_kernel();
-  if (first >= slots) return;
-  RowBits<kWidth> bits[kRows];
-  for (int k = 0; k < kRows; ++k)
-    if (token[k] >= 0)
-      load_row<kWidth, Access::streaming>(x + static_cast<long long>(token[k]) * Share::kPieces,
-                                          bits[k]);
-  for (int k = 0; k < kRows; ++k) {
-    if (first + k >= slots) break;
-    uint4* to = out + (first + k) * Share::kPieces;
-    if (token[k] < 0) {
-      store_zeros<kWidth, Access::streaming>(to);
-      continue;
-    }
-    Share share;
-    unpack<kWidth>(bits[k], share);
-    normalise<kWidth>(share);
-    store_row<kWidth, Access::streaming>(to, share);
+// LayerNorm + gather's layout: a row's 16-byte pieces (8 fp16) over a group of lanes, three a
+// lane. Rows of 192, 384 and 768 channels are 24, 48 and 96 pieces, so groups of 8, 16 and 32
+// lanes, every lane busy with three loads in flight. Lane `sub` of a group holds pieces sub,
+// sub + kLanes and sub + 2 kLanes, so each of the group's loads reads kLanes consecutive pieces;
+// consecutive groups of a block take consecutive rows. The pieces stay as loaded, packed fp16:
+// each pass converts again (one instruction a value), which keeps a thread within 32 registers.
+// The other LayerNorms measured no faster (or slower) in this layout and keep theirs (DESIGN.md).
+constexpr int kPiecesPerLane = 3;
+
+template <int kWidth>
+struct RowGroup {
+  static constexpr int kPieces = kWidth / 8;
+  static constexpr int kLanes = kPieces / kPiecesPerLane;
+  static_assert(kPieces % kPiecesPerLane == 0 && (kLanes & (kLanes - 1)) == 0 &&
+                    kLanes <= wave::kWaveSize,
+                "a row is three pieces a lane over a power-of-two group within a wave");
+  using Pieces = uint4[kPiecesPerLane];
+
+  // The row (or slot) this thread's group takes. A wave past the last row leaves whole: every
+  // lane of a wave takes part in its groups' sums.
+  __device__ static long long row() {
+    return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes;
   }
+  __device__ static int piece(int i) {
+    return static_cast<int>(threadIdx.x % kLanes) + i * kLanes;
+  }
+};
+
+template <int kWidth, Access kAccess>
+__device__ inline void load_pieces(const uint4* row, typename RowGroup<kWidth>::Pieces& pieces) {
+  for (int i = 0; i < kPiecesPerLane; ++i)
+    pieces[i] = load_piece<kAccess>(row + RowGroup<kWidth>::piece(i));
+}
+
+// A row's statistics from its group's registers: the mean by a group sum, then the spread about
+// the mean by a second group sum over the same registers.
+struct RowStatistics {
+  float mean, inverse;  // inverse: 1 / sqrt(variance + epsilon)
+};
+
+template <int kWidth>
+__device__ inline RowStatistics statistics(const typename RowGroup<kWidth>::Pieces& pieces) {
+  constexpr int kLanes = RowGroup<kWidth>::kLanes;
+  float values[8];
+  float sum = 0.0f;
+  for (int i = 0; i < kPiecesPerLane; ++i) {
+    unpack_piece(pieces[i], values);
+    for (int e = 0; e < 8; ++e) sum += values[e];
+  }
+  const float mean = wave::group_sum<kLanes>(sum) / static_cast<float>(kWidth);
+  float spread = 0.0f;
+  for (int i = 0; i < kPiecesPerLane; ++i) {
+    unpack_piece(pieces[i], values);
+    for (int e = 0; e < 8; ++e) {
+      const float d = values[e] - mean;
+      spread += d * d;
+    }
+  }
+  const float variance = wave::group_sum<kLanes>(spread) / static_cast<float>(kWidth);
+  return {mean, rsqrtf(variance + kEpsilon)};
+}
+
+__device__ inline uint4 normalised_piece(uint4 piece, RowStatistics stats) {
+  float values[8];
+  unpack_piece(piece, values);
+  for (int e = 0; e < 8; ++e) values[e] = (values[e] - stats.mean) * stats.inverse;
+  return pack_piece(values);
+}
+
+// Streaming loads and stores: the tokens are read once, the slots written once. A group reads
+// its slot's map entry (its lanes the same word: one load) before the wait.
+template <int kWidth>
+__global__ void LC_PANGU_LAUNCH_BOUNDS(kFullMultiprocessorBlocks)
+    pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
+  using Group = RowGroup<kWidth>;
+  const long long slot = Group::row();
+  const int token = slot < slots ? map[slot] : -1;
+  await_previous_kernel();
+  if (wave::ballot(slot < slots) == 0) return;  // the whole wave leaves together
+  typename Group::Pieces pieces = {};
+  if (token >= 0)
+    load_pieces<kWidth, Access::streaming>(x + static_cast<long long>(token) * Group::kPieces,
+                                           pieces);
+  const RowStatistics stats = statistics<kWidth>(pieces);
+  if (slot >= slots) return;
+  for (int i = 0; i < kPiecesPerLane; ++i)
+    store_piece<Access::streaming>(out + slot * Group::kPieces + Group::piece(i),
+                                   token >= 0 ? normalised_piece(pieces[i], stats)
+                                              : make_uint4(0u, 0u, 0u, 0u));
 }
 
 // A wave copies kSlots consecutive slots, kPerLane pieces a lane at a time, every load of a step
@@ -285,13 +351,22 @@ constexpr int rows_per_wave(std::int64_t width) {
   return width / 8 <= 32 ? 2 : 1;
 }
 
-// Blocks for `rows` at `rows_per_wave` rows a wave.
-dim3 blocks_for(std::int64_t rows, int rows_per_wave) {
-  const std::int64_t per_block = std::int64_t{kWavesPerBlock} * rows_per_wave;
-  const std::int64_t blocks = (rows + per_block - 1) / per_block;
+dim3 grid_for(std::int64_t rows, std::int64_t rows_per_block) {
+  const std::int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
   if (blocks > 0x7fffffff)
     throw std::invalid_argument(std::to_string(rows) + " rows need more blocks than a grid holds");
   return dim3(static_cast<unsigned>(blocks));
+}
+
+// Blocks for `rows` at `rows_per_wave` rows a wave.
+dim3 blocks_for(std::int64_t rows, int rows_per_wave) {
+  return grid_for(rows, std::int64_t{kWavesPerBlock} * rows_per_wave);
+}
+
+// Blocks for `rows` of W channels, a row to a group of RowGroup<W>::kLanes threads.
+template <int W>
+dim3 row_group_blocks(std::int64_t rows) {
+  return grid_for(rows, std::int64_t{kWavesPerBlock} * wave::kWaveSize / RowGroup<W>::kLanes);
 }
 
 dim3 wave_threads() {
@@ -351,8 +426,7 @@ void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, st
                              LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (slots <= 0) return;
-    constexpr int kRows = rows_per_wave(W);
-    launch_kernel(order, pangu_layer_norm_gather_kernel<W, kRows>, blocks_for(slots, kRows),
+    launch_kernel(order, pangu_layer_norm_gather_kernel<W>, row_group_blocks<W>(slots),
                   wave_threads(), 0, stream,
                   reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm_gather<" + std::to_string(W) + ">").c_str());
