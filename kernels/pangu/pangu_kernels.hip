@@ -30,9 +30,9 @@ constexpr int kWavesPerBlock = 4;
 constexpr int kLineBytes = 128;  // what one L2 prefetch fetches
 
 // A kernel's launch bound: kWavesPerBlock waves a block and, on NVIDIA, at least `min_blocks`
-// blocks a multiprocessor, which caps the registers a thread may take. 16 blocks
-// of 4 waves fill an sm_90 multiprocessor (64 waves) at 32 registers a thread. HIP's second
-// bound counts waves per execution unit instead, so HIP asks for nothing more.
+// blocks a multiprocessor, which caps the registers a thread may take. 16 blocks of 4 waves fill
+// an sm_90 multiprocessor (64 waves) at 32 registers a thread. HIP's second bound counts waves
+// per execution unit instead, so HIP asks for nothing more.
 #if defined(LC_GPU_VENDOR_NVIDIA)
 #define LC_PANGU_LAUNCH_BOUNDS(min_blocks) \
   __launch_bounds__(kWavesPerBlock* wave::kWaveSize, min_blocks)
