@@ -1,8 +1,9 @@
 // Host entry points of Pangu-Weather's specialised kernels (kernels/pangu/DESIGN.md): LayerNorm
 // without affine, residual add + LayerNorm keeping the fp16 rounding point, the window gather by
 // an int32 index map (its reverse is the same gather by the reverse map) and LayerNorm fused with
-// the gather. fp16 in and out, fp32 statistics, one wave per row. Widths 192, 384 and 768 only:
-// any other is an error before anything is launched, never a generic fallback. Every launch goes
+// the gather. fp16 in and out, fp32 statistics, a row held in registers (pangu_kernels.hip says
+// how rows map to lanes). Widths 192, 384 and 768 only: any other is an error before anything is
+// launched, never a generic fallback. Every launch goes
 // on the given stream and is checked. Launched overlapped (launch_order.h; the caller refuses it
 // where the device cannot), a kernel reads nothing before the previous kernel ends but the map,
 // which no kernel may write while these run, and prefetches into L2.

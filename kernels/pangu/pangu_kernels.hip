@@ -153,12 +153,6 @@ __device__ inline void store_row(uint4* row, const LaneShare<kWidth>& share) {
       store_piece<kAccess>(row + wave::lane_id() + i * wave::kWaveSize, pack_piece(share.v[i]));
 }
 
-template <int kWidth, Access kAccess>
-__device__ inline void store_zeros(uint4* row) {
-  for (int piece = wave::lane_id(); piece < kWidth / 8; piece += wave::kWaveSize)
-    store_piece<kAccess>(row + piece, make_uint4(0u, 0u, 0u, 0u));
-}
-
 // The first of the `rows_per_wave` consecutive rows (or slots) this wave takes.
 __device__ inline long long first_row_of_wave(int rows_per_wave) {
   return (static_cast<long long>(blockIdx.x) * kWavesPerBlock +

@@ -375,10 +375,11 @@ class LevelBench {
     for (const NativeLaunch& launch : native_launches()) {
       PathPlan plan;
       plan.name = launch.name;
-      plan.description = std::string(normalise
-                                         ? "one wave per slot normalises the token its int32 map names"
-                                         : "16-byte copies by the int32 map, -1 writes zero") +
-                         launch_text(launch.order);
+      plan.description =
+          std::string(normalise ? "a group of lanes per slot normalises the token its int32 map "
+                                  "names"
+                                : "16-byte copies by the int32 map, -1 writes zero") +
+          launch_text(launch.order);
       plan.enqueue = [&, order = launch.order](std::size_t set, hipStream_t s) {
         auto& b = (*buffers)[set];
         native_kernel(b[0].data(), device_map.data(), b[1].data(), slots, c, s, order);
