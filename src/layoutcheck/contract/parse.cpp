@@ -5,9 +5,9 @@
 #include "layoutcheck/contract/parse.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -391,7 +391,13 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
   transform("pad_before", dim.pad_before, dim.pad_before_text);
   transform("pad_after", dim.pad_after, dim.pad_after_text);
   transform("shift", dim.shift, dim.shift_text);
-  const std::int64_t pads = dim.pad_before + dim.pad_after;
+  std::int64_t pads = 0;
+  if (__builtin_add_overflow(dim.pad_before, dim.pad_after, &pads)) {
+    error(dim.where, "overflow", "the padding of " + what + " overflows 64-bit integers",
+          "pad less than the axis holds");
+    ok = false;
+    pads = 0;
+  }
   if (const Entry* modes = view->get("modes")) {
     if (const Entry* stride = view->get("stride"))
       error(at(*stride->key), "type", what + " has both 'modes' and 'stride'",
@@ -415,25 +421,31 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
                   std::to_string(first->second) + ")",
               "give every mode of a dim its own name");
     }
-    const std::optional<std::int64_t> declared = positive(size_entry, "size of " + what);
-    if (ok && declared) {
-      std::int64_t product = 1;
-      std::string factors;
-      bool overflow = false;
-      for (const Mode& mode : dim.modes) {
-        overflow = overflow || __builtin_mul_overflow(product, mode.size, &product);
-        factors += (factors.empty() ? "" : "*") + std::to_string(mode.size);
-      }
-      if (overflow || product != *declared + pads)
-        error(at(*size_entry), "size-mismatch",
-              what + " declares size " + std::to_string(*declared) +
-                  (pads > 0 ? " and " + std::to_string(pads) + " slots of padding" : "") +
-                  " but its modes multiply to " + factors +
-                  (overflow ? "" : " = " + std::to_string(product)),
-              pads > 0 ? "the modes split the padded axis: make them multiply to size + "
-                         "pad_before + pad_after"
-                       : "make the modes' sizes multiply to the dim's size, or drop 'size'");
+    // The padded size is the modes' product: it must fit in 64 bits whether or not `size`
+    // states it, since every offset and position of the dim is computed from it.
+    std::int64_t product = 1;
+    std::string factors;
+    bool overflow = false;
+    for (const Mode& mode : dim.modes) {
+      overflow = overflow || __builtin_mul_overflow(product, mode.size, &product);
+      factors += (factors.empty() ? "" : "*") + std::to_string(mode.size);
     }
+    if (overflow) {
+      error(at(*modes), "overflow",
+            "the modes of " + what + " multiply to " + factors + ", past 64-bit integers",
+            "use smaller mode sizes");
+      ok = false;
+    }
+    const std::optional<std::int64_t> declared = positive(size_entry, "size of " + what);
+    std::int64_t padded = 0;
+    if (ok && declared && (__builtin_add_overflow(*declared, pads, &padded) || product != padded))
+      error(at(*size_entry), "size-mismatch",
+            what + " declares size " + std::to_string(*declared) +
+                (pads > 0 ? " and " + std::to_string(pads) + " slots of padding" : "") +
+                " but its modes multiply to " + factors + " = " + std::to_string(product),
+            pads > 0 ? "the modes split the padded axis: make them multiply to size + "
+                       "pad_before + pad_after"
+                     : "make the modes' sizes multiply to the dim's size, or drop 'size'");
   } else {
     Mode mode;
     mode.where = dim.where;
@@ -441,13 +453,20 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
     const auto stride =
         non_negative(require(*view, dim.where, what, "stride"), "stride of " + what);
     ok = ok && size && stride;
-    mode.size = size.value_or(1) + pads;
+    if (size && __builtin_add_overflow(*size, pads, &mode.size)) {
+      error(at(*size_entry), "overflow",
+            "the padded size of " + what + " (" + std::to_string(*size) + " + " +
+                std::to_string(pads) + ") overflows 64-bit integers",
+            "use a smaller size or less padding");
+      ok = false;
+    }
+    if (!size) mode.size = 1;
     mode.stride = stride.value_or(0);
-    mode.size_text = pads > 0 ? "(" + text_of(size_entry) + ") + (" +
-                                    (dim.pad_before_text.empty() ? "0" : dim.pad_before_text) +
-                                    ") + (" +
-                                    (dim.pad_after_text.empty() ? "0" : dim.pad_after_text) + ")"
-                              : text_of(size_entry);
+    mode.size_text = pads > 0
+                         ? "(" + text_of(size_entry) + ") + (" +
+                               (dim.pad_before_text.empty() ? "0" : dim.pad_before_text) + ") + (" +
+                               (dim.pad_after_text.empty() ? "0" : dim.pad_after_text) + ")"
+                         : text_of(size_entry);
     mode.stride_text = text_of(view->get("stride"));
     dim.modes.push_back(mode);
   }
