@@ -16,6 +16,10 @@ struct CliResult {
   std::string output;  // stdout and stderr together
 };
 
+inline bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
 inline std::string shell_quoted(const std::string& text) {
   std::string quoted = "'";
   for (char c : text) quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);

@@ -19,6 +19,7 @@
 namespace {
 
 using layoutcheck::testing::CliResult;
+using layoutcheck::testing::contains;
 using layoutcheck::testing::run_cli;
 using layoutcheck::testing::shell_quoted;
 
@@ -31,10 +32,6 @@ const std::string kInterleavedQkvz = contract("gdn/qwen3_next.qkvz.yaml");
 const std::string kFlatBa = contract("gdn/qwen3_5.ba.yaml");
 const std::string kInterleavedBa = contract("gdn/qwen3_next.ba.yaml");
 const std::string kMissing = "/nonexistent/layoutcheck/missing.yaml";
-
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 TEST(Cli, VersionPrintsTheProjectVersion) {
   const CliResult result = run_cli({"--version"});

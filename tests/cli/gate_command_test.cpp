@@ -14,11 +14,8 @@ namespace {
 
 using layoutcheck::Json;
 using layoutcheck::testing::CliResult;
+using layoutcheck::testing::contains;
 using layoutcheck::testing::run_cli;
-
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 CliResult gate_call(const std::vector<std::string>& call) {
   std::vector<std::string> args = {"gate", "--case", "pangu"};

@@ -8,14 +8,11 @@
 namespace {
 
 using layoutcheck::testing::CliResult;
+using layoutcheck::testing::contains;
 using layoutcheck::testing::run_cli;
 
 const std::string kShifted = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/windows.shifted.yaml";
-const std::string kFlatBa = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/qwen3_5.ba.yaml";
-
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
+const std::string kBaContract = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/qwen3_5.ba.yaml";
 
 TEST(RenderGrid, DrawsTheChosenLevel) {
   const CliResult first = run_cli({"render", kShifted, "-o", "-"});
@@ -37,7 +34,7 @@ TEST(RenderGrid, BadLevelsAreErrors) {
   EXPECT_EQ(word.exit_code, 2) << word.output;
   EXPECT_TRUE(contains(word.output, "--level: expected a whole number, got 'top'")) << word.output;
 
-  const CliResult row = run_cli({"render", kFlatBa, "-o", "-", "--level", "0"});
+  const CliResult row = run_cli({"render", kBaContract, "-o", "-", "--level", "0"});
   EXPECT_EQ(row.exit_code, 2) << row.output;
   EXPECT_TRUE(contains(row.output, "error[usage]: --level draws one level of a grid"))
       << row.output;

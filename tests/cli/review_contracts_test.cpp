@@ -16,12 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using layoutcheck::testing::CliResult;
+using layoutcheck::testing::contains;
 using layoutcheck::testing::run_shell;
 using layoutcheck::testing::shell_quoted;
-
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 std::string shipped(const std::string& relative) {
   return layoutcheck::read_text_file(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/" + relative)

@@ -7,16 +7,13 @@
 #include <filesystem>
 
 #include "layoutcheck/contract/parse.h"
+#include "render/shipped_contract.h"
 
 namespace layoutcheck {
 namespace {
 
-Contract shipped(const std::string& name) {
-  return load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/" + name + ".yaml");
-}
-
 TEST(Explain, ShowsTheModeArithmetic) {
-  const Contract next = shipped("qwen3_next.qkvz");
+  const Contract next = shipped_gdn_contract("qwen3_next.qkvz");
   const Explainer explainer(next);
   const std::string details =
       "  field V: ((3,16),128):((128,1024),1) at offset 256\n"
@@ -27,7 +24,7 @@ TEST(Explain, ShowsTheModeArithmetic) {
             "qwen3_next.qkvz: offset 2440 holds V[7,8]\n" + details);
   EXPECT_EQ(explanation_to_text(explainer.at_element("V[7, 8]")),
             "qwen3_next.qkvz: V[7,8] is at offset 2440\n" + details);
-  EXPECT_EQ(explanation_to_text(Explainer(shipped("qwen3_5.qkvz")).at_element("V[7,8]")),
+  EXPECT_EQ(explanation_to_text(Explainer(shipped_gdn_contract("qwen3_5.qkvz")).at_element("V[7,8]")),
             "qwen3_5.qkvz: V[7,8] is at offset 5000\n"
             "  field V: (48,128):(128,1) at offset 4096\n"
             "  hv=7 (stride 128)\n"
@@ -36,7 +33,7 @@ TEST(Explain, ShowsTheModeArithmetic) {
 }
 
 TEST(Explain, JsonHasTheSameFacts) {
-  const Contract next = shipped("qwen3_next.qkvz");
+  const Contract next = shipped_gdn_contract("qwen3_next.qkvz");
   const Json json = Json::parse(explanation_to_json(Explainer(next).at_offset(2440)).dump());
   EXPECT_EQ(json["holds"].as_string(), "element");
   EXPECT_EQ(json["query"].as_string(), "offset");

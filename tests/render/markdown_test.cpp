@@ -7,13 +7,10 @@
 #include "layoutcheck/render/lint_report.h"
 #include "layoutcheck/render/markdown_text.h"
 #include "layoutcheck/render/report_markdown.h"
+#include "render/shipped_contract.h"
 
 namespace layoutcheck {
 namespace {
-
-Contract shipped(const std::string& relative) {
-  return load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/" + relative);
-}
 
 TEST(Markdown, TextFromContractsIsNeverMarkup) {
   EXPECT_EQ(markdown_text("a_b *c* [d](e) <script> & | #"),
@@ -25,8 +22,8 @@ TEST(Markdown, TextFromContractsIsNeverMarkup) {
 }
 
 TEST(Markdown, DiffReportReadsVerdictTableStructureThenRuns) {
-  const Contract flat = shipped("gdn/qwen3_5.qkvz.yaml"),
-                 next = shipped("gdn/qwen3_next.qkvz.yaml");
+  const Contract flat = shipped_contract("gdn/qwen3_5.qkvz.yaml"),
+                 next = shipped_contract("gdn/qwen3_next.qkvz.yaml");
   const std::string md = report_to_markdown(diff_contracts(flat, next), {3, "qkvz-diff.svg"});
   const std::size_t verdict = md.find("**Misread: 15488 of 16384 elements (94.5 %).**");
   const std::size_t table = md.find(

@@ -9,13 +9,10 @@
 #include <tuple>
 
 #include "layoutcheck/contract/parse.h"
+#include "render/shipped_contract.h"
 
 namespace layoutcheck {
 namespace {
-
-Contract shipped(const std::string& relative) {
-  return load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/" + relative);
-}
 
 using RunKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
 
@@ -50,8 +47,8 @@ void expect_moves_hold_exactly_the_runs(const MovedRuns& runs, const std::vector
 }
 
 TEST(MovedRuns, TheCosineCacheHalvesAreTwoMoves) {
-  const Contract half = shipped("examples/rope_cos.half_split.yaml");
-  const Contract interleaved = shipped("examples/rope_cos.interleaved.yaml");
+  const Contract half = shipped_contract("examples/rope_cos.half_split.yaml");
+  const Contract interleaved = shipped_contract("examples/rope_cos.interleaved.yaml");
   const MovedRuns runs(half, interleaved);
   const std::optional<std::vector<Move>> moves = fold_moves(runs, 2000, 100000);
   ASSERT_TRUE(moves);
@@ -62,8 +59,8 @@ TEST(MovedRuns, TheCosineCacheHalvesAreTwoMoves) {
 }
 
 TEST(MovedRuns, KvBlockHeadsAreOneMoveEach) {
-  const Contract nhd = shipped("examples/kv_cache.nhd.yaml");
-  const Contract hnd = shipped("examples/kv_cache.hnd.yaml");
+  const Contract nhd = shipped_contract("examples/kv_cache.nhd.yaml");
+  const Contract hnd = shipped_contract("examples/kv_cache.hnd.yaml");
   const MovedRuns runs(nhd, hnd);
   const std::optional<std::vector<Move>> moves = fold_moves(runs, 2000, 100000);
   ASSERT_TRUE(moves);
@@ -72,8 +69,8 @@ TEST(MovedRuns, KvBlockHeadsAreOneMoveEach) {
 }
 
 TEST(MovedRuns, QkvzFoldsItsSixtyOneRunsIntoAFewMoves) {
-  const Contract flat = shipped("gdn/qwen3_5.qkvz.yaml"),
-                 next = shipped("gdn/qwen3_next.qkvz.yaml");
+  const Contract flat = shipped_contract("gdn/qwen3_5.qkvz.yaml"),
+                 next = shipped_contract("gdn/qwen3_next.qkvz.yaml");
   const MovedRuns runs(flat, next);
   const std::optional<std::vector<Move>> moves = fold_moves(runs, 2000, 100000);
   ASSERT_TRUE(moves);
@@ -86,11 +83,11 @@ TEST(MovedRuns, QkvzFoldsItsSixtyOneRunsIntoAFewMoves) {
 }
 
 TEST(MovedRuns, TooManyRunsOrMovesAreRefused) {
-  const Contract hkv = shipped("gdn/state.hkv.yaml"), hvk = shipped("gdn/state.hvk.yaml");
+  const Contract hkv = shipped_contract("gdn/state.hkv.yaml"), hvk = shipped_contract("gdn/state.hvk.yaml");
   const MovedRuns runs(hkv, hvk);
   EXPECT_FALSE(fold_moves(runs, 2000, 100000));  // 780288 runs
-  const Contract flat = shipped("gdn/qwen3_5.qkvz.yaml"),
-                 next = shipped("gdn/qwen3_next.qkvz.yaml");
+  const Contract flat = shipped_contract("gdn/qwen3_5.qkvz.yaml"),
+                 next = shipped_contract("gdn/qwen3_next.qkvz.yaml");
   const MovedRuns qkvz(flat, next);
   EXPECT_FALSE(fold_moves(qkvz, 2, 100000));
   EXPECT_FALSE(each_run_a_move(qkvz, 60));

@@ -7,16 +7,13 @@
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
 #include "layoutcheck/render/moved_runs.h"
+#include "render/shipped_contract.h"
 #include "render/xml_check.h"
 
 namespace layoutcheck {
 namespace {
 
 using testing::xml_problem;
-
-Contract shipped(const std::string& name) {
-  return load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/" + name + ".yaml");
-}
 
 std::size_t count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -26,7 +23,7 @@ std::size_t count(const std::string& text, const std::string& needle) {
 }
 
 TEST(Svg, OneRowIsLabelledByHead) {
-  const std::string svg = render_row_svg(shipped("qwen3_next.qkvz"));
+  const std::string svg = render_row_svg(shipped_gdn_contract("qwen3_next.qkvz"));
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_TRUE(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
   // One rectangle per head of each field (16 + 16 + 48 + 48), never one per element.
@@ -37,7 +34,7 @@ TEST(Svg, OneRowIsLabelledByHead) {
   EXPECT_NE(svg.find(">V<"), std::string::npos);
   EXPECT_EQ(svg.find("font-size=\"6"), std::string::npos);
   // Wide enough, every head is named by the contract's own dim: hv for V, h for Q.
-  const std::string wide = render_row_svg(shipped("qwen3_next.qkvz"), {8000});
+  const std::string wide = render_row_svg(shipped_gdn_contract("qwen3_next.qkvz"), {8000});
   EXPECT_NE(wide.find(">V hv7<"), std::string::npos);  // value head 7: r=1 of key head 2
   EXPECT_NE(wide.find(">Q h15<"), std::string::npos);
   EXPECT_NE(svg.find(">16384<"), std::string::npos);  // the axis ends at the row size
@@ -45,7 +42,7 @@ TEST(Svg, OneRowIsLabelledByHead) {
 }
 
 TEST(Svg, DiffMarksMisreadRunsAndJoinsThemToTheProducer) {
-  const Contract flat = shipped("qwen3_5.qkvz"), next = shipped("qwen3_next.qkvz");
+  const Contract flat = shipped_gdn_contract("qwen3_5.qkvz"), next = shipped_gdn_contract("qwen3_next.qkvz");
   const MisreadReport report = diff_contracts(flat, next);
   const std::string svg = render_diff_svg(flat, next, report);
   EXPECT_EQ(xml_problem(svg), "");
@@ -81,7 +78,7 @@ TEST(Svg, DiffMarksMisreadRunsAndJoinsThemToTheProducer) {
 }
 
 TEST(Svg, TooManyRunsAreDrawnPerHead) {
-  const Contract hkv = shipped("state.hkv"), hvk = shipped("state.hvk");
+  const Contract hkv = shipped_gdn_contract("state.hkv"), hvk = shipped_gdn_contract("state.hvk");
   const std::string svg = render_diff_svg(hkv, hvk, diff_contracts(hkv, hvk));
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_EQ(count(svg, "<path"), 48u);  // every head's elements stay within the head
@@ -135,7 +132,7 @@ TEST(Svg, LabelsComeFromTheContractsDimNamesAndFitTheirCells) {
 }
 
 TEST(Svg, RangeZoomsOnPartOfTheRow) {
-  const Contract flat = shipped("qwen3_5.qkvz"), next = shipped("qwen3_next.qkvz");
+  const Contract flat = shipped_gdn_contract("qwen3_5.qkvz"), next = shipped_gdn_contract("qwen3_next.qkvz");
   const MisreadReport report = diff_contracts(flat, next);
   SvgOptions zoom;
   zoom.range = OffsetRange{0, 2048};

@@ -6,13 +6,13 @@
 
 #include <string>
 
+#include "cases/gdn/odd_shape.h"
 #include "cases/gdn/standard_layouts.h"
 #include "cases/gdn/probe/probe_sweep.h"
 
 namespace layoutcheck {
 namespace {
 
-const GdnShape kOdd{3, 9, 5, 7, 4};     // H, HV, K, V, W
 const GdnShape kSquare{2, 6, 6, 6, 3};  // K == V for the transposed state
 
 ProbeVerdict probe_mutant(MutantKind kind, const GdnShape& shape, const GdnLayouts& claimed) {

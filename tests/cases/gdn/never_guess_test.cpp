@@ -10,19 +10,19 @@
 namespace layoutcheck {
 namespace {
 
-const GdnShape kShape{2, 4, 6, 6, 3};
+const GdnShape kGuessShape{2, 4, 6, 6, 3};
 
 // A kernel that feeds each value head the mean of its b and a as both: no single element (nor
 // the pair) explains what a probe of either does.
 class BlendingKernel : public GdnRunner {
  public:
-  explicit BlendingKernel(const GdnLayouts& layouts) : reference_(kShape, layouts) {}
+  explicit BlendingKernel(const GdnLayouts& layouts) : reference_(kGuessShape, layouts) {}
   std::string name() const override { return "blending kernel"; }
   GdnStepOutputs step(const GdnStepInputs& inputs) override {
     GdnStepInputs blended = inputs;
     const Contract& ba = reference_.layouts().ba;
     for (std::int64_t row = 0; row < inputs.batch; ++row)
-      for (std::int64_t hv = 0; hv < kShape.HV; ++hv) {
+      for (std::int64_t hv = 0; hv < kGuessShape.HV; ++hv) {
         bf16_bits& b = blended.ba[row * inputs.ba_row_stride + ba.fields[0].offset_of_linear(hv)];
         bf16_bits& a = blended.ba[row * inputs.ba_row_stride + ba.fields[1].offset_of_linear(hv)];
         b = a = float_to_bf16(0.5f * (bf16_to_float(b) + bf16_to_float(a)));
@@ -35,12 +35,12 @@ class BlendingKernel : public GdnRunner {
 };
 
 TEST(NeverGuess, AResponseNoCandidateExplainsIsUnresolved) {
-  const GdnLayouts layouts = flat_gdn_layouts(kShape);
+  const GdnLayouts layouts = flat_gdn_layouts(kGuessShape);
   BlendingKernel kernel(layouts);
   const ProbeVerdict verdict =
-      probe_gdn_runner(kernel, ProbeTarget{kShape, GdnBuffer::ba, layouts.ba, layouts});
-  EXPECT_EQ(verdict.unresolved_probes, 2 * kShape.HV);
-  EXPECT_EQ(verdict.reads.unresolved, 2 * kShape.HV);
+      probe_gdn_runner(kernel, ProbeTarget{kGuessShape, GdnBuffer::ba, layouts.ba, layouts});
+  EXPECT_EQ(verdict.unresolved_probes, 2 * kGuessShape.HV);
+  EXPECT_EQ(verdict.reads.unresolved, 2 * kGuessShape.HV);
   EXPECT_EQ(verdict.reads.misread, 0);  // nothing is claimed as read from anywhere
   EXPECT_FALSE(verdict.agrees_with_diff);
   EXPECT_FALSE(verdict.clean());
@@ -52,14 +52,14 @@ TEST(NeverGuess, AResponseNoCandidateExplainsIsUnresolved) {
 TEST(NeverGuess, AResponseSeveralCandidatesExplainIsAmbiguous) {
   // With a tolerance so loose that b, a and both explain any response, the decoder must say so
   // rather than take the closest.
-  const GdnLayouts layouts = flat_gdn_layouts(kShape);
-  ReferenceRunner kernel(kShape, layouts);
+  const GdnLayouts layouts = flat_gdn_layouts(kGuessShape);
+  ReferenceRunner kernel(kGuessShape, layouts);
   ProbeOptions loose;
   loose.tolerance = 1e3;
   const ProbeVerdict verdict =
-      probe_gdn_runner(kernel, ProbeTarget{kShape, GdnBuffer::ba, layouts.ba, layouts}, loose);
-  EXPECT_EQ(verdict.unresolved_probes, 2 * kShape.HV);
-  EXPECT_EQ(verdict.reads.unresolved, 2 * kShape.HV);
+      probe_gdn_runner(kernel, ProbeTarget{kGuessShape, GdnBuffer::ba, layouts.ba, layouts}, loose);
+  EXPECT_EQ(verdict.unresolved_probes, 2 * kGuessShape.HV);
+  EXPECT_EQ(verdict.reads.unresolved, 2 * kGuessShape.HV);
   ASSERT_FALSE(verdict.unresolved_details.empty());
   EXPECT_NE(verdict.unresolved_details[0].find(" matches "), std::string::npos)
       << verdict.unresolved_details[0];
@@ -67,12 +67,12 @@ TEST(NeverGuess, AResponseSeveralCandidatesExplainIsAmbiguous) {
 
 TEST(NeverGuess, ElementsNamedByTheConvStateStandEvenWhenValuesDiffer) {
   // The reference with skipped l2 normalisation reads every element right; its values differ.
-  const GdnLayouts layouts = flat_gdn_layouts(kShape);
+  const GdnLayouts layouts = flat_gdn_layouts(kGuessShape);
   GdnFaults faults;
   faults.head.skip_l2norm = true;
-  ReferenceRunner kernel("numeric bug", GdnReference(kShape, layouts, faults));
+  ReferenceRunner kernel("numeric bug", GdnReference(kGuessShape, layouts, faults));
   const ProbeVerdict verdict =
-      probe_gdn_runner(kernel, ProbeTarget{kShape, GdnBuffer::qkvz, layouts.qkvz, layouts});
+      probe_gdn_runner(kernel, ProbeTarget{kGuessShape, GdnBuffer::qkvz, layouts.qkvz, layouts});
   EXPECT_TRUE(verdict.layout_ok());
   EXPECT_GT(verdict.value_deviations, 0);
   EXPECT_EQ(verdict.conclusion(), "no layout misread, values differ from the reference");

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cases/gdn/odd_shape.h"
 #include "cases/gdn/probe/probe_sweep.h"
 #include "cases/gdn/reference_runner.h"
 #include "cases/gdn/standard_layouts.h"
@@ -12,7 +13,6 @@
 namespace layoutcheck {
 namespace {
 
-const GdnShape kOdd{3, 9, 5, 7, 4};  // H, HV, K, V, W
 
 // The reference, its output written [V][HV] within each batch row.
 class TransposedOutput : public GdnRunner {

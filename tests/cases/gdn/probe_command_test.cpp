@@ -33,15 +33,15 @@ std::string contract(const std::string& name) {
   return std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/gdn/" + name + ".yaml";
 }
 
-const std::string kSmall = " --set H=3 --set HV=9 --set K=5 --set V=7";
+const std::string kOddShapeSets = " --set H=3 --set HV=9 --set K=5 --set V=7";
 
 TEST(ProbeCommand, UpstreamKernelFedFlatBuffersMisreadsWhatDiffSays) {
   const Result probe = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
-                           contract("qwen3_next.qkvz") + kSmall + " --json");
+                           contract("qwen3_next.qkvz") + kOddShapeSets + " --json");
   ASSERT_EQ(probe.exit_code, 1) << probe.out;
   const Json json = Json::parse(probe.out);
   const Result diff = run("diff " + contract("qwen3_5.qkvz") + " " + contract("qwen3_next.qkvz") +
-                          kSmall + " --json");
+                          kOddShapeSets + " --json");
   ASSERT_EQ(diff.exit_code, 1) << diff.out;
   const Json diff_json = Json::parse(diff.out);
   EXPECT_EQ(json["probed"].as_int(), 156);
@@ -57,7 +57,7 @@ TEST(ProbeCommand, UpstreamKernelFedFlatBuffersMisreadsWhatDiffSays) {
 
 TEST(ProbeCommand, TextSaysWhatTheKernelReadsFromWhere) {
   const Result probe = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
-                           contract("qwen3_next.ba") + kSmall);
+                           contract("qwen3_next.ba") + kOddShapeSets);
   EXPECT_EQ(probe.exit_code, 1) << probe.out;
   EXPECT_NE(probe.out.find("the kernel reads B[3:6] from offsets 6-8, which hold B[6:9]"),
             std::string::npos)
@@ -76,13 +76,13 @@ TEST(ProbeCommand, KernelReadingItsOwnLayoutIsCleanForEveryBuffer) {
 
 TEST(ProbeCommand, AMutantDisagreesWithItsContractAndSaysSo) {
   const Result probe = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
-                           contract("qwen3_5.qkvz") + kSmall + " --backend cpu:mutant:q_k_swapped");
+                           contract("qwen3_5.qkvz") + kOddShapeSets + " --backend cpu:mutant:q_k_swapped");
   EXPECT_EQ(probe.exit_code, 1) << probe.out;
   EXPECT_NE(probe.out.find("the probes and the contracts disagree"), std::string::npos)
       << probe.out;
   const Result numeric =
       run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
-          contract("qwen3_5.qkvz") + kSmall + " --backend cpu:mutant:l2norm_skipped");
+          contract("qwen3_5.qkvz") + kOddShapeSets + " --backend cpu:mutant:l2norm_skipped");
   EXPECT_EQ(numeric.exit_code, 1) << numeric.out;
   EXPECT_NE(numeric.out.find("verdict: no layout misread, values differ"), std::string::npos)
       << numeric.out;
@@ -90,7 +90,7 @@ TEST(ProbeCommand, AMutantDisagreesWithItsContractAndSaysSo) {
 
 TEST(ProbeCommand, BadInputIsExitTwoWithAClearMessage) {
   const Result mismatched = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
-                                contract("qwen3_5.ba") + kSmall);
+                                contract("qwen3_5.ba") + kOddShapeSets);
   EXPECT_EQ(mismatched.exit_code, 2) << mismatched.out;
   EXPECT_NE(mismatched.out.find("error"), std::string::npos) << mismatched.out;
   const Result missing =

@@ -4,13 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "cases/gdn/odd_shape.h"
 #include "cases/gdn/reference_runner.h"
 #include "cases/gdn/standard_layouts.h"
 
 namespace layoutcheck {
 namespace {
 
-const GdnShape kOdd{3, 9, 5, 7, 4};
 
 ProbeOptions quiet_options(std::uint64_t seed = 1) {
   ProbeOptions options;

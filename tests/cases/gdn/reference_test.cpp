@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "cases/gdn/odd_shape.h"
 #include "cases/gdn/random_problem.h"
 #include "cases/gdn/relative_error.h"
 #include "cases/gdn/standard_layouts.h"
@@ -15,7 +16,6 @@
 namespace layoutcheck {
 namespace {
 
-const GdnShape kOdd{3, 9, 5, 7, 4};    // H, HV, K, V, W: G = 3, nothing a power of two
 const GdnShape kSmall{2, 4, 8, 6, 3};  // W = 3 exercises a different tap count
 
 double silu(double x) {

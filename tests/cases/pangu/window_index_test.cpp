@@ -18,17 +18,17 @@
 namespace layoutcheck {
 namespace {
 
-struct Grid {
+struct WindowGrid {
   std::int64_t Z, LAT, LON;
 };
 
-std::string grid_name(const testing::TestParamInfo<std::tuple<Grid, bool>>& info) {
-  const Grid& grid = std::get<0>(info.param);
+std::string grid_name(const testing::TestParamInfo<std::tuple<WindowGrid, bool>>& info) {
+  const WindowGrid& grid = std::get<0>(info.param);
   return std::to_string(grid.Z) + "x" + std::to_string(grid.LAT) + "x" + std::to_string(grid.LON) +
          (std::get<1>(info.param) ? "_shifted" : "_plain");
 }
 
-Contract windows_contract(const Grid& grid, bool shifted) {
+Contract windows_contract(const WindowGrid& grid, bool shifted) {
   LoadOptions options;  // C = 2: the arithmetic is the tokens'; the channels ride along
   options.overrides = {{"Z", grid.Z}, {"LAT", grid.LAT}, {"LON", grid.LON}, {"C", 2}};
   return load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/" +
@@ -56,7 +56,7 @@ PanguWindowGeometry geometry_of(const Contract& windows) {
   return geometry;
 }
 
-class WindowIndex : public testing::TestWithParam<std::tuple<Grid, bool>> {};
+class WindowIndex : public testing::TestWithParam<std::tuple<WindowGrid, bool>> {};
 
 TEST_P(WindowIndex, TheGeometryIsTheContractsPaddingAndRoll) {
   const auto [grid, shifted] = GetParam();
@@ -91,9 +91,9 @@ TEST_P(WindowIndex, EverySlotFindsTheMapsTokenAndEveryTokenItsSlot) {
 // The two grid levels, the ports' probe grids (probes/pangu/*.yaml), a grid needing no padding and
 // a single window.
 INSTANTIATE_TEST_SUITE_P(Grids, WindowIndex,
-                         testing::Combine(testing::Values(Grid{8, 91, 180}, Grid{8, 46, 90},
-                                                          Grid{3, 7, 13}, Grid{2, 7, 13},
-                                                          Grid{4, 12, 24}, Grid{2, 6, 12}),
+                         testing::Combine(testing::Values(WindowGrid{8, 91, 180}, WindowGrid{8, 46, 90},
+                                                          WindowGrid{3, 7, 13}, WindowGrid{2, 7, 13},
+                                                          WindowGrid{4, 12, 24}, WindowGrid{2, 6, 12}),
                                           testing::Bool()),
                          grid_name);
 
