@@ -24,12 +24,13 @@ TEST(Explain, ShowsTheModeArithmetic) {
             "qwen3_next.qkvz: offset 2440 holds V[7,8]\n" + details);
   EXPECT_EQ(explanation_to_text(explainer.at_element("V[7, 8]")),
             "qwen3_next.qkvz: V[7,8] is at offset 2440\n" + details);
-  EXPECT_EQ(explanation_to_text(Explainer(shipped_gdn_contract("qwen3_5.qkvz")).at_element("V[7,8]")),
-            "qwen3_5.qkvz: V[7,8] is at offset 5000\n"
-            "  field V: (48,128):(128,1) at offset 4096\n"
-            "  hv=7 (stride 128)\n"
-            "  v=8 (stride 1)\n"
-            "  offset = 4096 + 7*128 + 8*1 = 5000\n");
+  EXPECT_EQ(
+      explanation_to_text(Explainer(shipped_gdn_contract("qwen3_5.qkvz")).at_element("V[7,8]")),
+      "qwen3_5.qkvz: V[7,8] is at offset 5000\n"
+      "  field V: (48,128):(128,1) at offset 4096\n"
+      "  hv=7 (stride 128)\n"
+      "  v=8 (stride 1)\n"
+      "  offset = 4096 + 7*128 + 8*1 = 5000\n");
 }
 
 TEST(Explain, JsonHasTheSameFacts) {

@@ -83,7 +83,8 @@ TEST(MovedRuns, QkvzFoldsItsSixtyOneRunsIntoAFewMoves) {
 }
 
 TEST(MovedRuns, TooManyRunsOrMovesAreRefused) {
-  const Contract hkv = shipped_contract("gdn/state.hkv.yaml"), hvk = shipped_contract("gdn/state.hvk.yaml");
+  const Contract hkv = shipped_contract("gdn/state.hkv.yaml"),
+                 hvk = shipped_contract("gdn/state.hvk.yaml");
   const MovedRuns runs(hkv, hvk);
   EXPECT_FALSE(fold_moves(runs, 2000, 100000));  // 780288 runs
   const Contract flat = shipped_contract("gdn/qwen3_5.qkvz.yaml"),

@@ -42,7 +42,8 @@ TEST(Svg, OneRowIsLabelledByHead) {
 }
 
 TEST(Svg, DiffMarksMisreadRunsAndJoinsThemToTheProducer) {
-  const Contract flat = shipped_gdn_contract("qwen3_5.qkvz"), next = shipped_gdn_contract("qwen3_next.qkvz");
+  const Contract flat = shipped_gdn_contract("qwen3_5.qkvz"),
+                 next = shipped_gdn_contract("qwen3_next.qkvz");
   const MisreadReport report = diff_contracts(flat, next);
   const std::string svg = render_diff_svg(flat, next, report);
   EXPECT_EQ(xml_problem(svg), "");
@@ -132,7 +133,8 @@ TEST(Svg, LabelsComeFromTheContractsDimNamesAndFitTheirCells) {
 }
 
 TEST(Svg, RangeZoomsOnPartOfTheRow) {
-  const Contract flat = shipped_gdn_contract("qwen3_5.qkvz"), next = shipped_gdn_contract("qwen3_next.qkvz");
+  const Contract flat = shipped_gdn_contract("qwen3_5.qkvz"),
+                 next = shipped_gdn_contract("qwen3_next.qkvz");
   const MisreadReport report = diff_contracts(flat, next);
   SvgOptions zoom;
   zoom.range = OffsetRange{0, 2048};

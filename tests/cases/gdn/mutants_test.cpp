@@ -7,8 +7,8 @@
 #include <string>
 
 #include "cases/gdn/odd_shape.h"
-#include "cases/gdn/standard_layouts.h"
 #include "cases/gdn/probe/probe_sweep.h"
+#include "cases/gdn/standard_layouts.h"
 
 namespace layoutcheck {
 namespace {

@@ -13,7 +13,6 @@
 namespace layoutcheck {
 namespace {
 
-
 // The reference, its output written [V][HV] within each batch row.
 class TransposedOutput : public GdnRunner {
  public:

@@ -75,8 +75,9 @@ TEST(ProbeCommand, KernelReadingItsOwnLayoutIsCleanForEveryBuffer) {
 }
 
 TEST(ProbeCommand, AMutantDisagreesWithItsContractAndSaysSo) {
-  const Result probe = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
-                           contract("qwen3_5.qkvz") + kOddShapeSets + " --backend cpu:mutant:q_k_swapped");
+  const Result probe =
+      run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
+          contract("qwen3_5.qkvz") + kOddShapeSets + " --backend cpu:mutant:q_k_swapped");
   EXPECT_EQ(probe.exit_code, 1) << probe.out;
   EXPECT_NE(probe.out.find("the probes and the contracts disagree"), std::string::npos)
       << probe.out;

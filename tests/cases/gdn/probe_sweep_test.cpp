@@ -11,7 +11,6 @@
 namespace layoutcheck {
 namespace {
 
-
 ProbeOptions quiet_options(std::uint64_t seed = 1) {
   ProbeOptions options;
   options.seed = seed;

@@ -90,12 +90,13 @@ TEST_P(WindowIndex, EverySlotFindsTheMapsTokenAndEveryTokenItsSlot) {
 
 // The two grid levels, the ports' probe grids (probes/pangu/*.yaml), a grid needing no padding and
 // a single window.
-INSTANTIATE_TEST_SUITE_P(Grids, WindowIndex,
-                         testing::Combine(testing::Values(WindowGrid{8, 91, 180}, WindowGrid{8, 46, 90},
-                                                          WindowGrid{3, 7, 13}, WindowGrid{2, 7, 13},
-                                                          WindowGrid{4, 12, 24}, WindowGrid{2, 6, 12}),
-                                          testing::Bool()),
-                         grid_name);
+INSTANTIATE_TEST_SUITE_P(
+    Grids, WindowIndex,
+    testing::Combine(testing::Values(WindowGrid{8, 91, 180}, WindowGrid{8, 46, 90},
+                                     WindowGrid{3, 7, 13}, WindowGrid{2, 7, 13},
+                                     WindowGrid{4, 12, 24}, WindowGrid{2, 6, 12}),
+                     testing::Bool()),
+    grid_name);
 
 }  // namespace
 }  // namespace layoutcheck

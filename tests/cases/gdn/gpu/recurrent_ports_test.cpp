@@ -18,7 +18,7 @@ using layoutcheck::testing::check_shipped_port;
 using layoutcheck::testing::compile_arch;
 using layoutcheck::testing::load_port;
 
-const std::string kProbes = layoutcheck::testing::shipped_probes("gdn");
+const std::string kGdnProbes = layoutcheck::testing::shipped_probes("gdn");
 
 const CaseVerdict& buffer_verdict(const PortCheck& check, const std::string& buffer) {
   for (const CaseVerdict& verdict : check.buffers)
@@ -34,14 +34,14 @@ TEST(RecurrentPorts, EveryPortCompilesWithoutAGpu) {
 
 TEST(RecurrentPorts, CorrectPortIsClean) {
   LC_REQUIRE_GPU();
-  const PortCheck check = check_shipped_port(load_port(kProbes + "recurrent_port.yaml"));
+  const PortCheck check = check_shipped_port(load_port(kGdnProbes + "recurrent_port.yaml"));
   EXPECT_EQ(check.buffers.size(), 4u);
   EXPECT_TRUE(check.clean()) << port_check_text(check);
 }
 
 TEST(RecurrentPorts, TransposedStatePortMisreadsExactlyTheStaticDiff) {
   LC_REQUIRE_GPU();
-  const PortCheck check = check_shipped_port(load_port(kProbes + "recurrent_hvk_port.yaml"));
+  const PortCheck check = check_shipped_port(load_port(kGdnProbes + "recurrent_hvk_port.yaml"));
   EXPECT_FALSE(check.clean());
   const CaseVerdict& state = buffer_verdict(check, "state");
   EXPECT_GT(state.static_diff.misread, 0);
@@ -53,7 +53,8 @@ TEST(RecurrentPorts, TransposedStatePortMisreadsExactlyTheStaticDiff) {
 
 TEST(RecurrentPorts, KeyHeadModuloMutantIsCaught) {
   LC_REQUIRE_GPU();
-  const PortCheck check = check_shipped_port(load_port(kProbes + "recurrent_key_head_modulo.yaml"));
+  const PortCheck check =
+      check_shipped_port(load_port(kGdnProbes + "recurrent_key_head_modulo.yaml"));
   EXPECT_FALSE(check.clean());
   EXPECT_FALSE(buffer_verdict(check, "q").clean()) << port_check_text(check);
   EXPECT_FALSE(buffer_verdict(check, "k").clean()) << port_check_text(check);

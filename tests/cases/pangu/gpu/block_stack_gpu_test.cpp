@@ -23,7 +23,7 @@ namespace {
 
 using pangu::StackPath;
 
-std::vector<std::uint16_t> random_halves(std::size_t count, std::uint64_t seed) {
+std::vector<std::uint16_t> unit_halves(std::size_t count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::uint16_t> values(count);
   for (auto& v : values) v = float_to_fp16(static_cast<float>(rng() % 2001) / 1000.0f - 1.0f);
@@ -36,8 +36,8 @@ TEST(PanguGemm, BothImplementationsGiveTheFp32Product) {
   for (const auto [m, n, k] : {std::array<std::int64_t, 3>{1, 1, 1}, {67, 129, 37},
                                {300, 576, 192}, {144, 192, 768}}) {
     SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
-    const auto x = random_halves(static_cast<std::size_t>(m * k), 1);
-    const auto w = random_halves(static_cast<std::size_t>(n * k), 2);
+    const auto x = unit_halves(static_cast<std::size_t>(m * k), 1);
+    const auto w = unit_halves(static_cast<std::size_t>(n * k), 2);
     std::vector<float> want(static_cast<std::size_t>(m * n));
     for (std::int64_t r = 0; r < m; ++r)
       for (std::int64_t c = 0; c < n; ++c) {

@@ -25,11 +25,11 @@ namespace {
 using Sizes = std::vector<std::pair<std::string, std::int64_t>>;
 using layoutcheck::testing::check_shipped_port;
 
-const std::string kProbes = layoutcheck::testing::shipped_probes("pangu");
+const std::string kPanguProbes = layoutcheck::testing::shipped_probes("pangu");
 constexpr std::int64_t kRows = 2;  // batch rows per run, as `layoutcheck run` probes
 
 PortManifest pangu_port(const std::string& name, Sizes sizes = {}) {
-  return layoutcheck::testing::load_port(kProbes + name + ".yaml", std::move(sizes));
+  return layoutcheck::testing::load_port(kPanguProbes + name + ".yaml", std::move(sizes));
 }
 
 std::int64_t findings_of(const PortCheck& check, const std::string& kind) {

@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using layoutcheck::testing::compile_arch;
 
-const std::string kProbes = layoutcheck::testing::shipped_probes("rope");
+const std::string kRopeProbes = layoutcheck::testing::shipped_probes("rope");
 
 PortManifest manifest(const std::string& path) {
   return layoutcheck::testing::load_port(path);
@@ -45,14 +45,14 @@ TEST(RopePorts, EveryPortCompilesWithoutAGpu) {
 
 TEST(RopePorts, HalfSplitPortIsClean) {
   LC_REQUIRE_GPU();
-  const CaseVerdict verdict = probe_port(manifest(kProbes + "half_split_port.yaml"));
+  const CaseVerdict verdict = probe_port(manifest(kRopeProbes + "half_split_port.yaml"));
   EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
   EXPECT_EQ(verdict.reads.misread, 0);
 }
 
 TEST(RopePorts, InterleavedPortMisreadsExactlyTheStaticDiff) {
   LC_REQUIRE_GPU();
-  const CaseVerdict verdict = probe_port(manifest(kProbes + "interleaved_port.yaml"));
+  const CaseVerdict verdict = probe_port(manifest(kRopeProbes + "interleaved_port.yaml"));
   EXPECT_FALSE(verdict.clean());
   EXPECT_TRUE(verdict.agrees_with_diff) << case_verdict_text(verdict);
   EXPECT_EQ(verdict.reads.misread, 496);  // H = 8, D = 64: 512 elements, 16 read where they belong
@@ -64,7 +64,8 @@ TEST(RopePorts, InterleavedPortMisreadsExactlyTheStaticDiff) {
 // the same padded rows, stays clean.
 TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
   LC_REQUIRE_GPU();
-  const CaseVerdict packed = probe_port(manifest(kProbes + std::string("rows_packed_port.yaml")));
+  const CaseVerdict packed =
+      probe_port(manifest(kRopeProbes + std::string("rows_packed_port.yaml")));
   EXPECT_FALSE(packed.clean()) << case_verdict_text(packed);
   EXPECT_GT(packed.row_stride_findings, 0) << case_verdict_text(packed);
 
@@ -75,7 +76,7 @@ TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
   const std::string padded = contracts + "half_split_padded.x.yaml";
   const std::string out = contracts + "half_split.out.yaml";
   std::ofstream(folder / "correct.yaml")
-      << "layoutcheck_run: 2\ncase: rope\nkernel:\n  source: " << kProbes
+      << "layoutcheck_run: 2\ncase: rope\nkernel:\n  source: " << kRopeProbes
       << "half_split_port.hip\n  entry: rope_port\n  abi: rope_apply_v1\n  launch:\n    grid:\n"
       << "      - ceil_div(H * P, min(wave_size, P) * 4)\n      - batch\n"
       << "    block:\n      - min(wave_size, P)\n      - 4\n"
@@ -92,14 +93,14 @@ TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
 TEST(RopePorts, BrokenPromisesAreNamed) {
   LC_REQUIRE_GPU();
   const PortCheck past = layoutcheck::testing::check_shipped_port(
-      manifest(kProbes + std::string("out_of_bounds_port.yaml")));
+      manifest(kRopeProbes + std::string("out_of_bounds_port.yaml")));
   EXPECT_FALSE(past.clean());
   ASSERT_FALSE(past.findings.empty()) << port_check_text(past);
   EXPECT_EQ(past.findings[0].kind, "out-of-bounds") << port_check_text(past);
   EXPECT_EQ(past.findings[0].buffer, "out");
 
   const PortCheck unwritten = layoutcheck::testing::check_shipped_port(
-      manifest(kProbes + std::string("last_pair_unwritten_port.yaml")));
+      manifest(kRopeProbes + std::string("last_pair_unwritten_port.yaml")));
   EXPECT_FALSE(unwritten.clean());
   ASSERT_FALSE(unwritten.findings.empty()) << port_check_text(unwritten);
   EXPECT_EQ(unwritten.findings[0].kind, "unwritten") << port_check_text(unwritten);
