@@ -3,6 +3,7 @@
 #include <array>
 
 #include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/contract/join.h"
 
 namespace layoutcheck::pangu {
 namespace {
@@ -100,11 +101,6 @@ class CallChecker {
   }
 
  private:
-  static std::string join(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
-    return text;
-  }
   const PanguCall& call_;
   std::vector<std::string> names_;
 };

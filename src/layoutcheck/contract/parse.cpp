@@ -14,13 +14,14 @@
 #include <optional>
 #include <set>
 
+#include "layoutcheck/contract/join.h"
 #include "layoutcheck/contract/resolve.h"
 #include "layoutcheck/contract/yaml_tree.h"
 
 namespace layoutcheck {
 namespace {
 
-using Kind = YamlNode::Kind;
+using NodeKind = YamlNode::Kind;
 
 struct Entry {
   const YamlNode* key;
@@ -44,14 +45,14 @@ class MapView {
 
 std::string type_name(const YamlNode& node) {
   switch (node.kind) {
-    case Kind::null:
+    case NodeKind::null:
       return "nothing (null)";
-    case Kind::scalar:  // shortened: a hostile file must not make huge messages
+    case NodeKind::scalar:  // shortened: a hostile file must not make huge messages
       return "the scalar '" +
              (node.scalar.size() > 40 ? node.scalar.substr(0, 37) + "..." : node.scalar) + "'";
-    case Kind::sequence:
+    case NodeKind::sequence:
       return "a list";
-    case Kind::map:
+    case NodeKind::map:
       return "a mapping";
   }
   return "nothing";
@@ -59,12 +60,12 @@ std::string type_name(const YamlNode& node) {
 
 // An expression-valued key as written ("2*K + 2*G*V"), for codegen; "" when absent.
 std::string text_of(const Entry* entry) {
-  return entry && entry->value->kind == Kind::scalar ? entry->value->scalar : std::string();
+  return entry && entry->value->kind == NodeKind::scalar ? entry->value->scalar : std::string();
 }
 
 // A YAML number as a double ("0", "-1.5", "1e-3"); nullopt for anything else.
 std::optional<double> number(const YamlNode& node) {
-  if (node.kind != Kind::scalar || node.scalar.empty()) return std::nullopt;
+  if (node.kind != NodeKind::scalar || node.scalar.empty()) return std::nullopt;
   char* end = nullptr;
   const double value = std::strtod(node.scalar.c_str(), &end);
   if (end != node.scalar.c_str() + node.scalar.size()) return std::nullopt;
@@ -112,12 +113,6 @@ bool is_identifier(const std::string& name) {
   });
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 class Reader {
  public:
   Reader(std::string file, const LoadOptions& options)
@@ -132,7 +127,7 @@ class Reader {
   SourceLocation at(const YamlNode& node) const { return {file_, node.line, node.column}; }
   // A null value has no position of its own (yaml-cpp marks the next token): use its key.
   SourceLocation at(const Entry& entry) const {
-    return entry.value->kind == Kind::null ? at(*entry.key) : at(*entry.value);
+    return entry.value->kind == NodeKind::null ? at(*entry.key) : at(*entry.value);
   }
   void error(SourceLocation where, std::string rule, std::string message, std::string fix = {}) {
     diagnostics.push_back(
@@ -172,14 +167,14 @@ class Reader {
 std::optional<MapView> Reader::map(const YamlNode& node, const SourceLocation& where,
                                    const std::string& what,
                                    const std::vector<std::string>& allowed) {
-  if (node.kind != Kind::map) {
+  if (node.kind != NodeKind::map) {
     error(where, "type", what + " must be a mapping, got " + type_name(node),
           "write it as 'key: value' lines (keys: " + join(allowed) + ")");
     return std::nullopt;
   }
   MapView view;
   for (const auto& [key, value] : node.entries) {
-    if (key.kind != Kind::scalar) {
+    if (key.kind != NodeKind::scalar) {
       error(at(key), "type", "keys of " + what + " must be plain names, got " + type_name(key));
       continue;
     }
@@ -215,7 +210,7 @@ const Entry* Reader::require(const MapView& view, const SourceLocation& where,
 
 std::optional<std::string> Reader::string(const Entry* entry, const std::string& what) {
   if (!entry) return std::nullopt;
-  if (entry->value->kind != Kind::scalar) {
+  if (entry->value->kind != NodeKind::scalar) {
     error(at(*entry), "type", what + " must be a string, got " + type_name(*entry->value));
     return std::nullopt;
   }
@@ -244,7 +239,7 @@ std::optional<std::string> Reader::string(const Entry* entry, const std::string&
 
 std::optional<Expression> Reader::expression(const Entry* entry, const std::string& what) {
   if (!entry) return std::nullopt;
-  if (entry->value->kind != Kind::scalar) {
+  if (entry->value->kind != NodeKind::scalar) {
     error(at(*entry), "type",
           what + " must be an integer or an expression string, got " + type_name(*entry->value),
           "e.g. 128 or \"2*K\"");
@@ -300,7 +295,7 @@ std::optional<std::int64_t> Reader::non_negative(const Entry* entry, const std::
 template <class Read>
 void Reader::list(const Entry* entry, const std::string& what, Read&& read_item) {
   if (!entry) return;
-  if (entry->value->kind != Kind::sequence) {
+  if (entry->value->kind != NodeKind::sequence) {
     error(at(*entry), "type", what + " must be a list, got " + type_name(*entry->value),
           "write one '- ' item per line");
     return;
@@ -310,7 +305,7 @@ void Reader::list(const Entry* entry, const std::string& what, Read&& read_item)
 
 void Reader::read_symbols(const Entry* entry, Contract& contract) {
   if (!entry) return;
-  if (entry->value->kind != Kind::map) {
+  if (entry->value->kind != NodeKind::map) {
     error(at(*entry), "type", "symbols must be a mapping, got " + type_name(*entry->value),
           "write one 'NAME: value' line per symbol, e.g. 'H: 16' or 'G: HV / H'");
     return;
@@ -318,7 +313,7 @@ void Reader::read_symbols(const Entry* entry, Contract& contract) {
   std::set<std::string> seen;
   for (const auto& [key, value] : entry->value->entries) {
     const Entry symbol_entry{&key, &value};
-    const std::string name = key.kind == Kind::scalar ? key.scalar : "";
+    const std::string name = key.kind == NodeKind::scalar ? key.scalar : "";
     if (!is_identifier(name)) {
       error(at(key), "name", "symbol name '" + name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
       continue;
@@ -407,11 +402,11 @@ std::optional<Dim> Reader::read_dim(const YamlNode& node, const std::string& own
       if (mode) dim.modes.push_back(std::move(*mode));
       ok = ok && mode.has_value();
     });
-    if (modes->value->kind == Kind::sequence && modes->value->items.empty()) {
+    if (modes->value->kind == NodeKind::sequence && modes->value->items.empty()) {
       error(at(*modes), "type", "modes of " + what + " is empty", "list at least one mode");
       ok = false;
     }
-    if (modes->value->kind != Kind::sequence) ok = false;
+    if (modes->value->kind != NodeKind::sequence) ok = false;
     std::map<std::string, int, std::less<>> mode_lines;
     for (const Mode& mode : dim.modes) {
       if (mode.name.empty()) continue;  // unnamed modes are told apart by position
@@ -516,7 +511,7 @@ std::optional<Field> Reader::read_field(const YamlNode& node) {
     if (dim) field.dims.push_back(std::move(*dim));
     ok = ok && dim.has_value();
   });
-  if (dims && dims->value->kind == Kind::sequence && dims->value->items.empty())
+  if (dims && dims->value->kind == NodeKind::sequence && dims->value->items.empty())
     error(at(*dims), "type", "dims of " + what + " is empty", "list at least one dim");
   // Dim names index the field (explain, codegen's parameters): two alike make it ambiguous.
   std::map<std::string, int, std::less<>> dim_lines;
@@ -526,9 +521,9 @@ std::optional<Field> Reader::read_field(const YamlNode& node) {
             "dim name '" + dim.name + "' is used twice in " + what + " (first at line " +
                 std::to_string(first->second) + ")",
             "give every dim of a field its own name");
-  if (!dims || dims->value->kind != Kind::sequence || dims->value->items.empty()) ok = false;
+  if (!dims || dims->value->kind != NodeKind::sequence || dims->value->items.empty()) ok = false;
   list(view->get("may_alias"), "may_alias of " + what, [&](const YamlNode& item) {
-    if (item.kind == Kind::scalar)
+    if (item.kind == NodeKind::scalar)
       field.may_alias.push_back(item.scalar);
     else
       error(at(item), "type",
@@ -543,7 +538,7 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
                                          "dtype",       "symbols", "rows",   "row_size",
                                          "fields",      "padding", "gather"};
   const SourceLocation document{file_, 1, 1};
-  if (root.kind == Kind::null) {
+  if (root.kind == NodeKind::null) {
     error(document, "type", "the document is empty",
           "a contract is a mapping with keys " + join(keys));
     return std::nullopt;
@@ -587,7 +582,7 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
     if (std::optional<Field> field = read_field(item)) contract.fields.push_back(std::move(*field));
   });
   const Entry* fields = view->get("fields");
-  if (fields && fields->value->kind == Kind::sequence && fields->value->items.empty())
+  if (fields && fields->value->kind == NodeKind::sequence && fields->value->items.empty())
     error(at(*fields), "type", "fields is empty", "declare at least one field");
   // Field names unique and may_alias naming fields; a map keeps this linear in the field count.
   std::map<std::string, std::size_t, std::less<>> first_index;

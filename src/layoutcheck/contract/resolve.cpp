@@ -5,14 +5,10 @@
 #include <map>
 #include <set>
 
+#include "layoutcheck/contract/join.h"
+
 namespace layoutcheck {
 namespace {
-
-std::string join(const std::vector<std::string>& names, const char* separator = ", ") {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
-  return text;
-}
 
 void apply_overrides(std::vector<Symbol>& symbols, const LoadOptions& options,
                      const std::string& file, FailedSymbols& failed,

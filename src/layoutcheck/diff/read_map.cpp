@@ -4,6 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "layoutcheck/contract/join.h"
 #include "layoutcheck/contract/row_map.h"
 #include "layoutcheck/diff/element_range.h"
 
@@ -14,12 +15,6 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string text = "[";
   for (std::size_t d = 0; d < shape.size(); ++d) text += (d ? "," : "") + std::to_string(shape[d]);
   return text + "]";
-}
-
-std::string join(const std::vector<std::string>& names, const char* separator = ", ") {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
-  return text;
 }
 
 // Global id of element [0...] of each field, plus the total at the end.

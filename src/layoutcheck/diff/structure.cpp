@@ -4,6 +4,8 @@
 #include <optional>
 #include <utility>
 
+#include "layoutcheck/contract/join.h"
+
 namespace layoutcheck {
 namespace {
 
@@ -85,12 +87,6 @@ std::string signed_text(std::int64_t value) {
   return (value > 0 ? "+" : "") + std::to_string(value);
 }
 
-std::string joined(const std::vector<std::string>& items, const std::string& separator) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
-  return text;
-}
-
 std::vector<std::string> changes_between(const Field& producer, const Field& consumer) {
   std::vector<std::string> changes;
   if (producer.offset != consumer.offset)
@@ -138,7 +134,7 @@ std::string permutation_text(const Field& producer, const Field& consumer) {
   std::vector<std::size_t> moved;
   for (std::size_t i = 0; i < before.size(); ++i)
     if (before[i] != after[i]) moved.push_back(i);
-  const std::string orders = joined(before, ",") + " -> " + joined(after, ",") + ", slowest first";
+  const std::string orders = join(before, ",") + " -> " + join(after, ",") + ", slowest first";
   if (moved.size() == 2)
     return "mode permutation, " + before[moved[0]] + " and " + before[moved[1]] + " swap places (" +
            orders + ")";
@@ -154,21 +150,21 @@ std::string split_or_merge_text(const Field& producer, const Field& consumer, La
     std::vector<std::string> names;
     if (p.modes.size() == 1 && c.modes.size() > 1) {
       for (std::size_t m = 0; m < c.modes.size(); ++m) names.push_back(c.mode_name(m));
-      split.push_back(c.name + " into " + joined(names, ","));
+      split.push_back(c.name + " into " + join(names, ","));
     } else if (p.modes.size() > 1 && c.modes.size() == 1) {
       for (std::size_t m = 0; m < p.modes.size(); ++m) names.push_back(p.mode_name(m));
-      merged.push_back(c.name + "'s modes " + joined(names, ",") + " into one");
+      merged.push_back(c.name + "'s modes " + join(names, ",") + " into one");
     } else if (p.modes.size() != c.modes.size()) {
       return "";  // split into other modes on both sides: no one name for it
     }
   }
   if (!split.empty() && merged.empty()) {
     kind = LayoutChange::dim_split;
-    return "split of " + joined(split, ", ");
+    return "split of " + join(split, ", ");
   }
   if (!merged.empty() && split.empty()) {
     kind = LayoutChange::dim_merge;
-    return "merge of " + joined(merged, ", ");
+    return "merge of " + join(merged, ", ");
   }
   return "";
 }
@@ -208,7 +204,7 @@ bool group_major(const Contract& contract) {
 std::string field_names(const Contract& contract) {
   std::vector<std::string> names;
   for (const Field& field : contract.fields) names.push_back(field.name);
-  return joined(names, ", ");
+  return join(names, ", ");
 }
 
 std::string groups_text(const Grouping& grouping) {

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "layoutcheck/contract/join.h"
 #include "layoutcheck/report/fairness_table.h"
 #include "layoutcheck/report/format.h"
 #include "layoutcheck/report/gates_table.h"
@@ -10,12 +11,6 @@
 namespace layoutcheck {
 
 namespace {
-
-std::string join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string text;
-  for (const std::string& part : parts) text += (text.empty() ? "" : separator) + part;
-  return text;
-}
 
 std::string verdict_label(const PathResult& path) {
   std::string label = path.validity.valid ? "VALID" : "**INVALID**";
