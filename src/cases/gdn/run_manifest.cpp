@@ -10,6 +10,7 @@
 #include "kernels/gdn/gdn_abi.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/contract/join.h"
 
 namespace layoutcheck {
 namespace {
@@ -37,11 +38,9 @@ class ManifestReader {
     std::set<std::string> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
       const std::string key = it->first.as<std::string>();
-      if (!allowed.count(key)) {
-        std::string known;
-        for (const std::string& name : allowed) known += (known.empty() ? "" : ", ") + name;
-        fail(it->first, "unknown key '" + key + "' in " + what, "known keys: " + known);
-      }
+      if (!allowed.count(key))
+        fail(it->first, "unknown key '" + key + "' in " + what,
+             "known keys: " + join({allowed.begin(), allowed.end()}));
       if (!seen.insert(key).second) fail(it->first, "duplicate key '" + key + "' in " + what);
     }
   }

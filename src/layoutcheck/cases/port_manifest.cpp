@@ -9,6 +9,7 @@
 #include "layoutcheck/cases/registry.h"
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/contract/yaml_tree.h"
+#include "layoutcheck/contract/join.h"
 
 namespace layoutcheck {
 namespace {
@@ -39,11 +40,10 @@ class Reader {
     for (const YamlEntry& entry : node.entries) {
       const std::string& key = entry.key.scalar;
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        std::string known;
-        for (const std::string& name : allowed) known += (known.empty() ? "" : ", ") + name;
         const std::string guess = closest_name(key, allowed);
         fail(entry.key, "unknown key '" + key + "' in " + what,
-             (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "known keys: " + known);
+             (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "known keys: " +
+                 join(allowed));
       }
       if (!seen.insert(key).second) fail(entry.key, "duplicate key '" + key + "' in " + what);
     }
