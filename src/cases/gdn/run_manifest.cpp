@@ -8,9 +8,9 @@
 
 #include "cases/gdn/shape.h"
 #include "kernels/gdn/gdn_abi.h"
+#include "layoutcheck/contract/join.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/contract/read_file.h"
-#include "layoutcheck/contract/join.h"
 
 namespace layoutcheck {
 namespace {

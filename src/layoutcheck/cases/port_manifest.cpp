@@ -7,9 +7,9 @@
 
 #include "layoutcheck/cases/case_layouts.h"
 #include "layoutcheck/cases/registry.h"
+#include "layoutcheck/contract/join.h"
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/contract/yaml_tree.h"
-#include "layoutcheck/contract/join.h"
 
 namespace layoutcheck {
 namespace {
@@ -42,8 +42,8 @@ class Reader {
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         const std::string guess = closest_name(key, allowed);
         fail(entry.key, "unknown key '" + key + "' in " + what,
-             (guess.empty() ? "" : "did you mean '" + guess + "'? ") + "known keys: " +
-                 join(allowed));
+             (guess.empty() ? "" : "did you mean '" + guess + "'? ") +
+                 "known keys: " + join(allowed));
       }
       if (!seen.insert(key).second) fail(entry.key, "duplicate key '" + key + "' in " + what);
     }
