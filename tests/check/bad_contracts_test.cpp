@@ -2,6 +2,7 @@
 // it in its first lines:
 //   # set: HV=10                 (optional, --set for this file; several separated by spaces)
 //   # max-elements: 1000         (optional, --max-elements)
+//   # errors: 1                  (optional: exactly this many errors, so none is a knock-on one)
 //   # expect: FILE:LINE:COL: error[RULE]: PHRASE   or   # expect: <command line>: error[RULE]:
 //   PHRASE
 // and every expectation must match one diagnostic exactly in location, severity and rule, with
@@ -10,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "layoutcheck/check/lint.h"
@@ -30,6 +32,7 @@ struct Case {
   fs::path path;
   LoadOptions options;
   std::vector<Expectation> expectations;
+  std::optional<std::size_t> errors;
 };
 
 Case read_case(const fs::path& path) {
@@ -46,6 +49,8 @@ Case read_case(const fs::path& path) {
         c.options.overrides.push_back(parse_symbol_assignment(word));
     } else if (std::string cap = value("# max-elements: "); !cap.empty()) {
       c.options.element_cap = std::stoll(cap);
+    } else if (std::string errors = value("# errors: "); !errors.empty()) {
+      c.errors = std::stoul(errors);
     } else if (std::string expect = value("# expect: "); !expect.empty()) {
       // LOCATION: SEVERITY[RULE]: PHRASE; the location may itself contain ':'.
       const std::size_t bracket = expect.find("]: ");
@@ -97,6 +102,12 @@ TEST(BadContracts, EachReportsItsExpectedDiagnostic) {
       EXPECT_TRUE(found) << "expected " << expected.location << ": " << expected.severity_rule
                          << ": ..." << expected.phrase << "...\ngot:" << show(diagnostics);
     }
+    if (c.errors)
+      EXPECT_EQ(static_cast<std::size_t>(std::count_if(
+                    diagnostics.begin(), diagnostics.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::error; })),
+                *c.errors)
+          << show(diagnostics);
     // Every error is a usable report: a message, a rule, and a location inside the file.
     const std::int64_t lines =
         std::count(std::istreambuf_iterator<char>(std::ifstream(file).rdbuf()), {}, '\n');

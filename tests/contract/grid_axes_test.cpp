@@ -93,9 +93,7 @@ TEST_P(PanguWindows, EveryTokenSitsWhereTheFrameworkPutsIt) {
   const GatherMap map = make_gather_map(contract);
   EXPECT_EQ(map.token_width, grid.C);
   EXPECT_EQ(map.slots, framework_partition(grid, shifted));
-  EXPECT_TRUE(check_gather_map(map.slots, map.tokens,
-                               static_cast<std::int64_t>(map.slots.size()) - map.tokens)
-                  .empty());
+  EXPECT_EQ(check_gather_map(contract, map.slots), std::vector<std::string>{});
   // The reverse undoes it: crop and un-shift.
   const std::vector<std::int32_t> back = reverse_map(map);
   for (std::int64_t token = 0; token < map.tokens; ++token)
@@ -148,15 +146,14 @@ TEST(PanguWindows, AShiftOrARollOnTheWrongAxisMisplacesTokensTheDiffLists) {
 }
 
 TEST(GatherMap, BrokenMapsAreNamed) {
-  const GatherMap map = make_gather_map(windows({3, 5, 7, 1}, true));
-  const auto slots = static_cast<std::int64_t>(map.slots.size());
-  const std::int64_t zeros = slots - map.tokens;
-  const auto problems = [&](std::vector<std::int32_t> broken) {
+  const Contract contract = windows({3, 5, 7, 1}, true);
+  const GatherMap map = make_gather_map(contract);
+  const auto problems = [&](const std::vector<std::int32_t>& broken) {
     std::string text;
-    for (const std::string& line : check_gather_map(broken, map.tokens, zeros)) text += line + "\n";
+    for (const std::string& line : check_gather_map(contract, broken)) text += line + "\n";
     return text;
   };
-  std::vector<std::int32_t> slots_of = map.slots;
+  const std::vector<std::int32_t>& slots_of = map.slots;
   const auto first_real = static_cast<std::size_t>(
       std::find_if(slots_of.begin(), slots_of.end(), [](std::int32_t t) { return t >= 0; }) -
       slots_of.begin());
@@ -167,14 +164,49 @@ TEST(GatherMap, BrokenMapsAreNamed) {
   broken[first_zero] = 0;
   EXPECT_THAT(problems(broken), HasSubstr("token 0 is in slot"));
   EXPECT_THAT(problems(broken), HasSubstr("slots write zero, the contract pads"));
+  EXPECT_THAT(problems(broken),
+              HasSubstr("slot " + std::to_string(first_zero) + " is padding but reads token 0"));
   broken = slots_of;
-  broken[first_real] = map.tokens;  // past the end
+  broken[first_real] = static_cast<std::int32_t>(map.tokens);  // past the end
   EXPECT_THAT(problems(broken), HasSubstr("outside -1.." + std::to_string(map.tokens - 1)));
   EXPECT_THAT(problems(broken), HasSubstr("is in no slot"));
   broken = slots_of;
   broken[first_real] = -2;
   EXPECT_THAT(problems(broken), HasSubstr("reads token -2"));
+  // A padding slot's -1 swapped with a real slot's token: every token once, the count of -1
+  // right, and still wrong where it matters.
+  broken = slots_of;
+  std::swap(broken[first_zero], broken[first_real]);
+  EXPECT_THAT(problems(broken),
+              HasSubstr("slot " + std::to_string(first_zero) + " is padding but reads token " +
+                        std::to_string(slots_of[first_real])));
+  EXPECT_THAT(problems(broken),
+              HasSubstr("slot " + std::to_string(first_real) + " holds token " +
+                        std::to_string(slots_of[first_real]) + " but writes zero"));
+  // A map with the roll left out (a framework's unshifted map handed to the shifted kernel).
+  EXPECT_THAT(problems(make_gather_map(windows({3, 5, 7, 1}, false)).slots),
+              HasSubstr("the window geometry puts token"));
+  EXPECT_THAT(problems(std::vector<std::int32_t>(slots_of.begin(), slots_of.end() - 1)),
+              HasSubstr("the map has " + std::to_string(slots_of.size() - 1) + " entries"));
   EXPECT_EQ(problems(slots_of), "");
+}
+
+// The map is checked against the window geometry read backwards, computed apart from the
+// contract's offsets: a layout whose modes do not nest (b's stride 3 below a's reach of 4) cannot
+// be read back, and says so.
+TEST(GatherMap, ModesThatDoNotNestAreNamed) {
+  const ParseResult parsed = parse_contract_text(
+      "layoutcheck: 1\nname: t\nbuffer: t\ndtype: fp16\nrow_size: 8\n"
+      "gather: {field: x, token: c}\nfields:\n  - name: x\n    dims:\n"
+      "      - {name: b, size: 2, stride: 3}\n      - {name: a, size: 3, stride: 2}\n"
+      "      - {name: c, size: 1, stride: 1}\n",
+      "t.yaml");
+  ASSERT_TRUE(parsed.contract.has_value());
+  const Contract& contract = *parsed.contract;
+  std::string text;
+  for (const std::string& line : check_gather_map(contract, make_gather_map(contract).slots))
+    text += line + "\n";
+  EXPECT_THAT(text, HasSubstr("are not nested"));
 }
 
 TEST(GridAxes, BadAxesAreErrorsWithTheirPlace) {

@@ -273,9 +273,7 @@ void check_gather(const Contract& contract, std::vector<Diagnostic>& diagnostics
   const SourceLocation& where = contract.gather->where;
   try {
     const GatherMap map = make_gather_map(contract);
-    const auto slots = static_cast<std::int64_t>(map.slots.size());
-    const std::vector<std::string> problems =
-        check_gather_map(map.slots, map.tokens, slots - map.tokens);
+    const std::vector<std::string> problems = check_gather_map(contract, map.slots);
     for (const std::string& problem : problems)
       diagnostics.push_back({where, Severity::error, "gather", "the gather map: " + problem,
                              "every token of the grid must have exactly one slot"});

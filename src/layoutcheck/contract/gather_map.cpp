@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace layoutcheck {
 namespace {
@@ -42,10 +43,14 @@ GatherMap make_gather_map(const Contract& contract) {
     gather_error(contract, "more than 2^31 - 1 slots or tokens: the map is int32");
   map.slots.assign(static_cast<std::size_t>(slots), -1);
   // Element (token t, channel 0) is the start of t's slot; every channel must follow it.
-  std::int64_t misplaced = 0;
+  std::int64_t misplaced = 0, outside = 0;
   field->for_each_offset([&](std::int64_t linear, std::int64_t offset) {
     const std::int64_t t = linear / map.token_width;
     const std::int64_t c = linear % map.token_width;
+    if (offset < 0 || offset >= contract.row_size) {
+      ++outside;
+      return;
+    }
     if (offset % map.token_width != c) {
       ++misplaced;
       return;
@@ -53,6 +58,9 @@ GatherMap make_gather_map(const Contract& contract) {
     if (c == 0)
       map.slots[static_cast<std::size_t>(offset / map.token_width)] = static_cast<std::int32_t>(t);
   });
+  if (outside > 0)
+    gather_error(contract, std::to_string(outside) + " elements lie outside the row of " +
+                               std::to_string(contract.row_size));
   if (misplaced > 0)
     gather_error(contract, std::to_string(misplaced) +
                                " elements do not sit at their channel within a whole-token slot");
@@ -69,15 +77,94 @@ std::vector<std::int32_t> reverse_map(const GatherMap& map) {
   return back;
 }
 
-std::vector<std::string> check_gather_map(std::span<const std::int32_t> slots, std::int64_t tokens,
-                                          std::int64_t padding_slots) {
+namespace {
+
+// A mode of the gathered grid (not the token dim): where it steps in slots, and in its dim's
+// padded position.
+struct GridMode {
+  std::size_t dim;
+  std::int64_t size, slot_stride, position_step;
+};
+
+// Per slot, the token the window geometry puts there, or -1: the slot's offset read back as the
+// grid modes' coordinates (largest stride first), each dim's padded position un-shifted and
+// cropped (Dim::index_at), the token the row-major index of the result. The inverse of the
+// contract's offsets, computed apart from them so the two can check each other. Empty, with
+// `problem` set, when the modes are not nested and a slot cannot be read back.
+std::vector<std::int32_t> slots_by_geometry(const Field& field, std::int64_t token_width,
+                                            std::size_t slots, std::string& problem) {
+  std::vector<GridMode> modes;
+  for (std::size_t d = 0; d + 1 < field.dims.size(); ++d) {
+    const Dim& dim = field.dims[d];
+    std::int64_t step = 1;
+    for (std::size_t m = 0; m < dim.modes.size(); step *= dim.modes[m].size, ++m) {
+      if (dim.modes[m].size == 1) continue;  // reads back as 0 at any stride
+      if (dim.modes[m].stride % token_width != 0) {
+        problem = "mode " + dim.mode_name(m) + " steps by " + std::to_string(dim.modes[m].stride) +
+                  " elements, not whole tokens";
+        return {};
+      }
+      modes.push_back({d, dim.modes[m].size, dim.modes[m].stride / token_width, step});
+    }
+  }
+  std::sort(modes.begin(), modes.end(),
+            [](const GridMode& a, const GridMode& b) { return a.slot_stride > b.slot_stride; });
+  // Nested: below each mode, the ones under it reach less than its stride, so reading a slot
+  // from the largest stride down is unique.
+  for (std::size_t m = 0; m + 1 < modes.size(); ++m) {
+    std::int64_t reach = 0;
+    for (std::size_t k = m + 1; k < modes.size(); ++k)
+      reach += (modes[k].size - 1) * modes[k].slot_stride;
+    if (modes[m].slot_stride <= reach) {
+      problem = "the grid's modes are not nested (one steps by " +
+                std::to_string(modes[m].slot_stride) + " slots, those below it reach " +
+                std::to_string(reach) + "), so a slot cannot be read back as window coordinates";
+      return {};
+    }
+  }
+  const std::size_t grid_dims = field.dims.size() - 1;
+  std::vector<std::int32_t> tokens(slots, -1);
+  std::vector<std::int64_t> position(grid_dims);
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    std::int64_t rest = static_cast<std::int64_t>(slot) - field.offset / token_width;
+    if (rest < 0) continue;
+    std::fill(position.begin(), position.end(), 0);
+    for (const GridMode& mode : modes) {
+      const std::int64_t coordinate = rest / mode.slot_stride;
+      if (coordinate >= mode.size) break;
+      position[mode.dim] += coordinate * mode.position_step;
+      rest -= coordinate * mode.slot_stride;
+    }
+    if (rest != 0) continue;  // between the grid's slots: contract padding
+    std::int64_t token = 0;
+    bool real = true;
+    for (std::size_t d = 0; d < grid_dims && real; ++d) {
+      const std::optional<std::int64_t> index = field.dims[d].index_at(position[d]);
+      real = index.has_value();
+      if (real) token = token * field.dims[d].size() + *index;
+    }
+    if (real) tokens[slot] = static_cast<std::int32_t>(token);
+  }
+  return tokens;
+}
+
+}  // namespace
+
+std::vector<std::string> check_gather_map(const Contract& contract,
+                                          std::span<const std::int32_t> slots) {
+  const GatherMap expected = make_gather_map(contract);
+  const std::int64_t tokens = expected.tokens;
   std::vector<std::string> problems;
+  if (slots.size() != expected.slots.size()) {
+    problems.push_back("the map has " + std::to_string(slots.size()) + " entries, the contract " +
+                       std::to_string(expected.slots.size()) + " slots");
+    return problems;
+  }
   const auto report = [&problems](std::size_t& count, const std::string& line) {
     if (count++ < kListed) problems.push_back(line);
   };
-  std::size_t out_of_range = 0, twice = 0, missing = 0, round_trip = 0;
-  std::vector<std::int32_t> seen_at(static_cast<std::size_t>(std::max<std::int64_t>(tokens, 0)),
-                                    -1);
+  std::size_t out_of_range = 0, twice = 0, missing = 0, misplaced = 0, round_trip = 0;
+  std::vector<std::int32_t> seen_at(static_cast<std::size_t>(tokens), -1);
   std::int64_t zeros = 0;
   for (std::size_t slot = 0; slot < slots.size(); ++slot) {
     const std::int32_t token = slots[slot];
@@ -98,18 +185,50 @@ std::vector<std::string> check_gather_map(std::span<const std::int32_t> slots, s
   for (std::int64_t token = 0; token < tokens; ++token)
     if (seen_at[static_cast<std::size_t>(token)] < 0)
       report(missing, "token " + std::to_string(token) + " is in no slot");
-  if (zeros != padding_slots)
+  const std::int64_t padding = static_cast<std::int64_t>(slots.size()) - tokens;
+  if (zeros != padding)
     problems.push_back(std::to_string(zeros) + " slots write zero, the contract pads " +
-                       std::to_string(padding_slots));
-  // The reverse, built as a reverse gather builds it, undoes the forward both ways.
-  GatherMap forward{1, tokens, std::vector<std::int32_t>(slots.begin(), slots.end())};
-  const std::vector<std::int32_t> back = reverse_map(forward);
+                       std::to_string(padding));
+  // Forward: the window geometry read backwards. Reverse: the contract's offsets.
+  const Field& field = *contract.find_field(contract.gather->field);
+  std::string unreadable;
+  const std::vector<std::int32_t> forward =
+      slots_by_geometry(field, expected.token_width, slots.size(), unreadable);
+  if (!unreadable.empty()) {
+    problems.push_back(unreadable);
+    return problems;
+  }
+  for (std::size_t slot = 0; slot < slots.size(); ++slot) {
+    const std::int32_t want = forward[slot], got = slots[slot];
+    if (got == want || got < -1 || got >= tokens) continue;
+    const std::string where = "slot " + std::to_string(slot);
+    report(misplaced,
+           want < 0  ? where + " is padding but reads token " + std::to_string(got)
+           : got < 0 ? where + " holds token " + std::to_string(want) + " but writes zero"
+                     : where + " reads token " + std::to_string(got) +
+                           ", the window geometry puts token " + std::to_string(want) + " there");
+  }
+  std::vector<std::int32_t> reverse(static_cast<std::size_t>(tokens), -1);
+  field.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
+    if (linear % expected.token_width == 0)
+      reverse[static_cast<std::size_t>(linear / expected.token_width)] =
+          static_cast<std::int32_t>(offset / expected.token_width);
+  });
   for (std::int64_t token = 0; token < tokens; ++token) {
-    const std::int32_t slot = back[static_cast<std::size_t>(token)];
-    if (slot >= 0 && slots[static_cast<std::size_t>(slot)] != token)
-      report(round_trip, "the reverse of token " + std::to_string(token) + " is slot " +
-                             std::to_string(slot) + ", which reads token " +
-                             std::to_string(slots[static_cast<std::size_t>(slot)]));
+    const std::int32_t slot = reverse[static_cast<std::size_t>(token)];
+    if (slot < 0 || forward[static_cast<std::size_t>(slot)] != token)
+      report(round_trip,
+             "token " + std::to_string(token) + " is placed in slot " + std::to_string(slot) +
+                 ", which the window geometry reads back as " +
+                 (slot < 0 ? std::string("nothing")
+                           : "token " + std::to_string(forward[static_cast<std::size_t>(slot)])));
+  }
+  for (std::size_t slot = 0; slot < forward.size(); ++slot) {
+    const std::int32_t token = forward[slot];
+    if (token >= 0 && reverse[static_cast<std::size_t>(token)] != static_cast<std::int32_t>(slot))
+      report(round_trip, "slot " + std::to_string(slot) + " reads back as token " +
+                             std::to_string(token) + ", which the contract places in slot " +
+                             std::to_string(reverse[static_cast<std::size_t>(token)]));
   }
   const auto more = [&problems](std::size_t count, const char* what) {
     if (count > kListed)
@@ -118,6 +237,7 @@ std::vector<std::string> check_gather_map(std::span<const std::int32_t> slots, s
   more(out_of_range, "entries out of range");
   more(twice, "tokens in two slots");
   more(missing, "tokens in no slot");
+  more(misplaced, "slots not where the window geometry puts them");
   more(round_trip, "round trips that fail");
   return problems;
 }
@@ -126,8 +246,8 @@ std::string gather_summary(const GatherMap& map) {
   return std::to_string(map.slots.size()) + " slots of " + std::to_string(map.token_width) +
          " elements over " + std::to_string(map.tokens) + " tokens, " +
          std::to_string(map.padding_slots()) +
-         " writing zero; every token in one slot, the reverse a bijection, reverse of forward the "
-         "identity";
+         " writing zero; every token in one slot, each slot where the window geometry puts it, the "
+         "reverse a bijection, reverse of forward the identity";
 }
 
 }  // namespace layoutcheck

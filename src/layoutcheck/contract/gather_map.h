@@ -4,7 +4,8 @@
 // its field's token of grid index (z, lat, lon) sits in slot offset / token width, and the slots
 // of no token are its grid padding. The map is generated from the contract, never written by
 // hand, and check_gather_map proves what a kernel relies on, for that map or any other (a map a
-// framework precomputed).
+// framework precomputed), against two readings of the contract made apart: its offsets (token to
+// slot, the reverse gather) and its window geometry read backwards (slot to token).
 //
 //   const GatherMap forward = make_gather_map(windows);   // 138240 slots over 131040 tokens
 //   const std::vector<std::int32_t> back = reverse_map(forward);   // crop + un-shift
@@ -36,14 +37,20 @@ GatherMap make_gather_map(const Contract& contract);
 // A token no slot holds maps to -1.
 std::vector<std::int32_t> reverse_map(const GatherMap& map);
 
-// What a gather kernel relies on, each violation one line: every token in exactly one slot, no
-// entry >= tokens or < -1, exactly `padding_slots` entries of -1, and the reverse a bijection onto
-// the tokens with reverse(forward(slot)) == slot and forward(reverse(token)) == token.
-std::vector<std::string> check_gather_map(std::span<const std::int32_t> slots, std::int64_t tokens,
-                                          std::int64_t padding_slots);
+// What a gather kernel relies on, `slots` checked against the contract it claims to implement,
+// each violation one line: one entry per slot; no entry >= the token count or < -1; every token
+// in exactly one slot; as many -1 entries as padded slots less real tokens; each slot holding the
+// token the window geometry puts there, so every padding slot -1 (each slot read back as window
+// coordinates, un-shifted and cropped); and the reverse (the contract's offsets: pad, shift,
+// partition) a bijection onto the tokens with reverse(forward(slot)) == slot and
+// forward(reverse(token)) == token, forward being that geometry.
+// @pre contract.gather is set and make_gather_map(contract) does not throw.
+std::vector<std::string> check_gather_map(const Contract& contract,
+                                          std::span<const std::int32_t> slots);
 
 // "138240 slots of 192 elements over 131040 tokens, 7200 writing zero; every token in one slot,
-// the reverse a bijection, reverse of forward the identity"
+// each slot where the window geometry puts it, the reverse a bijection, reverse of forward the
+// identity"
 std::string gather_summary(const GatherMap& map);
 
 }  // namespace layoutcheck

@@ -162,6 +162,9 @@ class Reader {
   const LoadOptions& options_;
   SymbolTable symbols_;
   FailedSymbols failed_symbols_;
+  // Fields named but dropped for an error of their own: what names them is not reported again.
+  std::set<std::string, std::less<>> failed_fields_;
+  std::string field_being_read_;
 };
 
 std::optional<MapView> Reader::map(const YamlNode& node, const SourceLocation& where,
@@ -496,6 +499,7 @@ std::optional<Field> Reader::read_field(const YamlNode& node) {
     error(at(*view->get("name")), "name",
           "field name '" + *name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
   field.name = name.value_or("?");
+  if (name) field_being_read_ = *name;
   const std::string what = "field '" + field.name + "'";
   field.description = string(view->get("description"), "description of " + what).value_or("");
   bool ok = name.has_value();
@@ -579,7 +583,11 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
   symbols_ = resolve_symbols(contract.symbols, options_, file_, failed_symbols_, diagnostics);
 
   list(require(*view, document, "the contract", "fields"), "fields", [&](const YamlNode& item) {
-    if (std::optional<Field> field = read_field(item)) contract.fields.push_back(std::move(*field));
+    field_being_read_.clear();
+    if (std::optional<Field> field = read_field(item))
+      contract.fields.push_back(std::move(*field));
+    else if (!field_being_read_.empty())
+      failed_fields_.insert(field_being_read_);
   });
   const Entry* fields = view->get("fields");
   if (fields && fields->value->kind == NodeKind::sequence && fields->value->items.empty())
@@ -598,7 +606,7 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
                 std::to_string(contract.fields[first].where.line) + ")",
             "give every field its own name");
     for (const std::string& other : field.may_alias)
-      if (!first_index.count(other))
+      if (!first_index.count(other) && !failed_fields_.count(other))
         error(field.where, "may-alias",
               "may_alias of field '" + field.name + "' names '" + other +
                   "', which is not a field (fields: " + join(names) + ")");
@@ -642,7 +650,7 @@ std::optional<Contract> Reader::read(const YamlNode& root) {
       declared.token =
           string(require(*decl, declared.where, "gather", "token"), "gather token").value_or("");
       const Field* field = contract.find_field(declared.field);
-      if (!declared.field.empty() && !field)
+      if (!declared.field.empty() && !field && !failed_fields_.count(declared.field))
         error(at(*decl->get("field")), "gather",
               "gather names field '" + declared.field + "', which the contract does not have", "");
       else if (field && !declared.token.empty() &&
