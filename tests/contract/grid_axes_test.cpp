@@ -6,7 +6,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "layoutcheck/check/lint.h"
@@ -125,10 +128,31 @@ TEST(PanguWindows, TheRealGridsPadAsTheModelDoes) {
   EXPECT_EQ(padded, (36864 - 33120) * 4);
 }
 
+// The modes a diff's token groups move along, over all groups.
+std::set<std::string> modes_moved(const MisreadReport& report) {
+  std::set<std::string> modes;
+  if (report.token_moves)
+    for (const TokenMoveGroup& group : report.token_moves->groups)
+      for (const auto& [mode, by] : group.mode_moves) modes.insert(mode);
+  return modes;
+}
+
 TEST(PanguWindows, AShiftOrARollOnTheWrongAxisMisplacesTokensTheDiffLists) {
   const Grid grid{8, 46, 90, 2};
   const MisreadReport shift = diff_contracts(windows(grid, false), windows(grid, true));
   EXPECT_EQ(shift.misread, shift.elements);  // every token moves
+  // By tokens: all of them, the interior ones by the half window itself, in 27 groups (each axis
+  // wraps into the window before, stays, or wraps round the grid).
+  ASSERT_TRUE(shift.token_moves.has_value());
+  EXPECT_EQ(shift.token_moves->misplaced, 8 * 46 * 90);
+  EXPECT_EQ(shift.token_moves->groups_total, 27);
+  const auto half_window =
+      std::vector<std::pair<std::string, std::int64_t>>{{"iz", -1}, {"ih", -3}, {"iw", -6}};
+  EXPECT_TRUE(std::any_of(shift.token_moves->groups.begin(), shift.token_moves->groups.end(),
+                          [&](const TokenMoveGroup& g) { return g.mode_moves == half_window; }));
+  std::int64_t grouped = 0;
+  for (const TokenMoveGroup& group : shift.token_moves->groups) grouped += group.tokens;
+  EXPECT_EQ(grouped, shift.token_moves->misplaced);
   // Rolled along lat only by 6 (a whole window: the wrong axis and amount) instead of lon by 6.
   LoadOptions options;
   options.overrides = {{"Z", 8}, {"LAT", 46}, {"LON", 90}, {"C", 2}};
@@ -138,11 +162,28 @@ TEST(PanguWindows, AShiftOrARollOnTheWrongAxisMisplacesTokensTheDiffLists) {
   const MisreadReport report = diff_contracts(right, wrong);
   EXPECT_EQ(report.misread, report.elements);  // a roll moves every token of its axis
   ASSERT_FALSE(report.runs.empty());
+  EXPECT_EQ(modes_moved(report), (std::set<std::string>{"ih", "bh"}));  // along lat only
   // Padding split on the wrong side (3 before, 2 after at lat 91 -> 96): every token one slot off.
   const Contract level0 = windows({8, 91, 180, 1}, false);
   Contract sides = level0;
   std::swap(sides.fields[0].dims[1].pad_before, sides.fields[0].dims[1].pad_after);
-  EXPECT_EQ(diff_contracts(level0, sides).misread, 8 * 91 * 180);
+  const MisreadReport one_off = diff_contracts(level0, sides);
+  EXPECT_EQ(one_off.misread, 8 * 91 * 180);
+  EXPECT_EQ(modes_moved(one_off), (std::set<std::string>{"ih", "bh"}));
+  // Another window order (level-block outermost): the window coordinates stay, the slots move.
+  options.overrides = {{"LAT", 46}, {"LON", 90}, {"C", 1}};
+  const MisreadReport order = diff_contracts(
+      load_contract(contract_path("windows.yaml"), options),
+      load_contract(std::string(LAYOUTCHECK_TEST_DATA) + "/golden/inputs/windows.level_first.yaml",
+                    options));
+  ASSERT_TRUE(order.token_moves.has_value());
+  EXPECT_GT(order.token_moves->misplaced, 0);
+  for (const TokenMoveGroup& group : order.token_moves->groups) {
+    EXPECT_TRUE(group.coordinates_known);
+    EXPECT_TRUE(group.mode_moves.empty()) << token_group_text(*order.token_moves, group);
+  }
+  // The same scheme: no token moves.
+  EXPECT_EQ(diff_contracts(level0, level0).token_moves->misplaced, 0);
 }
 
 TEST(GatherMap, BrokenMapsAreNamed) {

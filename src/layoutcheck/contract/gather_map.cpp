@@ -77,65 +77,74 @@ std::vector<std::int32_t> reverse_map(const GatherMap& map) {
   return back;
 }
 
-namespace {
-
-// A mode of the gathered grid (not the token dim): where it steps in slots, and in its dim's
-// padded position.
-struct GridMode {
-  std::size_t dim;
-  std::int64_t size, slot_stride, position_step;
-};
-
-// Per slot, the token the window geometry puts there, or -1: the slot's offset read back as the
-// grid modes' coordinates (largest stride first), each dim's padded position un-shifted and
-// cropped (Dim::index_at), the token the row-major index of the result. The inverse of the
-// contract's offsets, computed apart from them so the two can check each other. Empty, with
-// `problem` set, when the modes are not nested and a slot cannot be read back.
-std::vector<std::int32_t> slots_by_geometry(const Field& field, std::int64_t token_width,
-                                            std::size_t slots, std::string& problem) {
-  std::vector<GridMode> modes;
+std::vector<SlotMode> slot_modes(const Contract& contract) {
+  const GatherMap shape = make_gather_map(contract);  // the field checked a token grid
+  const Field& field = *contract.find_field(contract.gather->field);
+  const std::int64_t token_width = shape.token_width;
+  std::vector<SlotMode> modes;
   for (std::size_t d = 0; d + 1 < field.dims.size(); ++d) {
     const Dim& dim = field.dims[d];
     std::int64_t step = 1;
     for (std::size_t m = 0; m < dim.modes.size(); step *= dim.modes[m].size, ++m) {
       if (dim.modes[m].size == 1) continue;  // reads back as 0 at any stride
-      if (dim.modes[m].stride % token_width != 0) {
-        problem = "mode " + dim.mode_name(m) + " steps by " + std::to_string(dim.modes[m].stride) +
-                  " elements, not whole tokens";
-        return {};
-      }
-      modes.push_back({d, dim.modes[m].size, dim.modes[m].stride / token_width, step});
+      if (dim.modes[m].stride % token_width != 0)
+        gather_error(contract, "mode " + dim.mode_name(m) + " steps by " +
+                                   std::to_string(dim.modes[m].stride) +
+                                   " elements, not whole tokens");
+      modes.push_back(
+          {dim.mode_name(m), d, dim.modes[m].size, dim.modes[m].stride / token_width, step});
     }
   }
-  std::sort(modes.begin(), modes.end(),
-            [](const GridMode& a, const GridMode& b) { return a.slot_stride > b.slot_stride; });
+  std::stable_sort(modes.begin(), modes.end(), [](const SlotMode& a, const SlotMode& b) {
+    return a.slot_stride > b.slot_stride;
+  });
   // Nested: below each mode, the ones under it reach less than its stride, so reading a slot
   // from the largest stride down is unique.
   for (std::size_t m = 0; m + 1 < modes.size(); ++m) {
     std::int64_t reach = 0;
     for (std::size_t k = m + 1; k < modes.size(); ++k)
       reach += (modes[k].size - 1) * modes[k].slot_stride;
-    if (modes[m].slot_stride <= reach) {
-      problem = "the grid's modes are not nested (one steps by " +
-                std::to_string(modes[m].slot_stride) + " slots, those below it reach " +
-                std::to_string(reach) + "), so a slot cannot be read back as window coordinates";
-      return {};
-    }
+    if (modes[m].slot_stride <= reach)
+      gather_error(contract, "the grid's modes are not nested (" + modes[m].name + " steps by " +
+                                 std::to_string(modes[m].slot_stride) +
+                                 " slots, the modes below it reach " + std::to_string(reach) +
+                                 "), so a slot cannot be read back as window coordinates");
   }
+  return modes;
+}
+
+std::optional<std::vector<std::int64_t>> read_slot(std::span<const SlotMode> modes,
+                                                   std::int64_t slot) {
+  if (slot < 0) return std::nullopt;
+  std::vector<std::int64_t> coordinates(modes.size());
+  for (std::size_t m = 0; m < modes.size(); ++m) {
+    coordinates[m] = slot / modes[m].slot_stride;
+    if (coordinates[m] >= modes[m].size) return std::nullopt;
+    slot -= coordinates[m] * modes[m].slot_stride;
+  }
+  if (slot != 0) return std::nullopt;
+  return coordinates;
+}
+
+namespace {
+
+// Per slot, the token the window geometry puts there, or -1: the slot read back as the grid
+// modes' coordinates, each dim's padded position un-shifted and cropped (Dim::index_at), the
+// token the row-major index of the result. The inverse of the contract's offsets, computed apart
+// from them so the two can check each other.
+std::vector<std::int32_t> slots_by_geometry(const Contract& contract, std::size_t slots) {
+  const std::vector<SlotMode> modes = slot_modes(contract);
+  const Field& field = *contract.find_field(contract.gather->field);
+  const std::int64_t first = field.offset / field.dims.back().size();
   const std::size_t grid_dims = field.dims.size() - 1;
   std::vector<std::int32_t> tokens(slots, -1);
   std::vector<std::int64_t> position(grid_dims);
   for (std::size_t slot = 0; slot < slots; ++slot) {
-    std::int64_t rest = static_cast<std::int64_t>(slot) - field.offset / token_width;
-    if (rest < 0) continue;
+    const auto coordinates = read_slot(modes, static_cast<std::int64_t>(slot) - first);
+    if (!coordinates) continue;  // between the grid's slots: contract padding
     std::fill(position.begin(), position.end(), 0);
-    for (const GridMode& mode : modes) {
-      const std::int64_t coordinate = rest / mode.slot_stride;
-      if (coordinate >= mode.size) break;
-      position[mode.dim] += coordinate * mode.position_step;
-      rest -= coordinate * mode.slot_stride;
-    }
-    if (rest != 0) continue;  // between the grid's slots: contract padding
+    for (std::size_t m = 0; m < modes.size(); ++m)
+      position[modes[m].dim] += (*coordinates)[m] * modes[m].position_step;
     std::int64_t token = 0;
     bool real = true;
     for (std::size_t d = 0; d < grid_dims && real; ++d) {
@@ -191,11 +200,12 @@ std::vector<std::string> check_gather_map(const Contract& contract,
                        std::to_string(padding));
   // Forward: the window geometry read backwards. Reverse: the contract's offsets.
   const Field& field = *contract.find_field(contract.gather->field);
-  std::string unreadable;
-  const std::vector<std::int32_t> forward =
-      slots_by_geometry(field, expected.token_width, slots.size(), unreadable);
-  if (!unreadable.empty()) {
-    problems.push_back(unreadable);
+  std::vector<std::int32_t> forward;
+  try {
+    forward = slots_by_geometry(contract, slots.size());
+  } catch (const InputError& unreadable) {
+    for (const Diagnostic& diagnostic : unreadable.diagnostics())
+      problems.push_back(diagnostic.message);
     return problems;
   }
   for (std::size_t slot = 0; slot < slots.size(); ++slot) {

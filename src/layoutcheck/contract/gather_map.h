@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -32,6 +33,25 @@ struct GatherMap {
 //       grid: a token's channels not contiguous at stride 1, slots not whole tokens, more than
 //       2^31 - 1 slots or tokens.
 GatherMap make_gather_map(const Contract& contract);
+
+// A mode of the gathered grid (the token dim left out, and modes of one slot), as a slot reads
+// back over them: largest slot stride first.
+struct SlotMode {
+  std::string name;                               // Dim::mode_name: "iw", "bw"
+  std::size_t dim;                                // of the gathered field
+  std::int64_t size, slot_stride, position_step;  // position_step: within its dim's padded axis
+};
+
+// @pre as make_gather_map.
+// @post throws InputError (rule "gather") as make_gather_map does, and when a mode steps by part
+//       of a token or the modes do not nest (one's stride within the reach of those below it), so
+//       that a slot could not be read back uniquely.
+std::vector<SlotMode> slot_modes(const Contract& contract);
+
+// Slot `slot` (counted from the field's first) as a coordinate per mode of `modes`; nullopt for a
+// slot between the grid's (the contract's own padding).
+std::optional<std::vector<std::int64_t>> read_slot(std::span<const SlotMode> modes,
+                                                   std::int64_t slot);
 
 // Per source token, the slot holding it (the reverse gather: crop the padding, undo the shift).
 // A token no slot holds maps to -1.

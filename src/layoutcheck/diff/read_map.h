@@ -12,6 +12,7 @@
 
 #include "layoutcheck/contract/contract.h"
 #include "layoutcheck/diff/structure.h"
+#include "layoutcheck/diff/token_moves.h"
 
 namespace layoutcheck {
 
@@ -69,6 +70,8 @@ struct MisreadReport {
   // The static diff's per-field comparison of the two layouts; absent for probed read maps, which
   // have no layout of their own to compare.
   std::optional<StructuralSummary> structure;
+  // Two gathers of one token grid: the tokens the consumer looks for elsewhere (token_moves.h).
+  std::optional<TokenMoves> token_moves;
 
   // Something is read from the wrong place: a finding (exit 1).
   bool has_findings() const { return misread > 0 || !row_mismatches.empty(); }

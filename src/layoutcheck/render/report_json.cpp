@@ -24,6 +24,38 @@ Json structure_to_json(const StructuralSummary& structure) {
   return Json::object().set("buffer", structure.buffer).set("fields", std::move(fields));
 }
 
+Json token_moves_to_json(const TokenMoves& moves) {
+  const auto numbers = [](const std::vector<std::int64_t>& values) {
+    Json array = Json::array();
+    for (std::int64_t value : values) array.push(value);
+    return array;
+  };
+  Json axes = Json::array();
+  for (const std::string& axis : moves.axes) axes.push(axis);
+  Json groups = Json::array();
+  for (const TokenMoveGroup& group : moves.groups) {
+    Json mode_moves = Json::object();
+    for (const auto& [mode, by] : group.mode_moves) mode_moves.set(mode, by);
+    groups.push(Json::object()
+                    .set("displacement", group.displacement)
+                    .set("mode_moves", group.coordinates_known ? std::move(mode_moves) : Json())
+                    .set("tokens", group.tokens)
+                    .set("box_begin", numbers(group.box_begin))
+                    .set("box_end", numbers(group.box_end))
+                    .set("example", Json::object()
+                                        .set("token", numbers(group.example))
+                                        .set("producer_slot", group.example_producer_slot)
+                                        .set("consumer_slot", group.example_consumer_slot)));
+  }
+  return Json::object()
+      .set("field", moves.field)
+      .set("axes", std::move(axes))
+      .set("tokens", moves.tokens)
+      .set("misplaced", moves.misplaced)
+      .set("groups_total", moves.groups_total)
+      .set("groups", std::move(groups));
+}
+
 Json report_to_json(const MisreadReport& report, std::size_t max_runs) {
   Json fields = Json::array();
   for (const FieldReport& field : report.fields)
@@ -57,6 +89,7 @@ Json report_to_json(const MisreadReport& report, std::size_t max_runs) {
       .set("unresolved", report.unresolved)
       .set("fields", std::move(fields));
   if (report.structure) json.set("structure", structure_to_json(*report.structure));
+  if (report.token_moves) json.set("token_moves", token_moves_to_json(*report.token_moves));
   return json.set("runs_total", report.runs_total)
       .set("runs", std::move(runs))
       .set("unresolved_elements", std::move(unresolved))

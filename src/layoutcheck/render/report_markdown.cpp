@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "layoutcheck/contract/join.h"
 #include "layoutcheck/render/markdown_text.h"
 
 namespace layoutcheck {
@@ -103,6 +104,35 @@ std::string runs_block(const MisreadReport& report, std::size_t max_runs) {
   return text + "\n</details>\n";
 }
 
+// The tokens in another slot, a table row a group.
+std::string token_moves_table(const TokenMoves& moves, std::size_t max_groups) {
+  std::string text = "**Tokens.** " + std::to_string(moves.misplaced) + " of " +
+                     std::to_string(moves.tokens) + " tokens of " + markdown_code(moves.field) +
+                     " [" + markdown_text(join(moves.axes)) + "] are read from another slot, in " +
+                     std::to_string(moves.groups_total) + " group" +
+                     (moves.groups_total == 1 ? "" : "s") + " by how far they move.\n\n" +
+                     "| tokens | move by (slots) | window coordinates | within | e.g. | producer "
+                     "slot | consumer slot |\n|--:|--:|---|---|---|--:|--:|\n";
+  const std::size_t shown = std::min(max_groups, moves.groups.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const TokenMoveGroup& group = moves.groups[i];
+    std::vector<std::string> example;
+    for (std::int64_t index : group.example) example.push_back(std::to_string(index));
+    text += "| " + std::to_string(group.tokens) + " | " + (group.displacement > 0 ? "+" : "") +
+            std::to_string(group.displacement) + " | " + markdown_text(mode_moves_text(group)) +
+            " | " + markdown_code(token_box_text(moves.field, group.box_begin, group.box_end)) +
+            " | " + markdown_code(moves.field + "[" + join(example, ",") + "]") + " | " +
+            std::to_string(group.example_producer_slot) + " | " +
+            std::to_string(group.example_consumer_slot) + " |\n";
+  }
+  const std::int64_t more = moves.groups_total - static_cast<std::int64_t>(shown);
+  if (more > 0)
+    text += "\n… and " + std::to_string(more) + " more group" + (more == 1 ? "" : "s") +
+            " (`layoutcheck diff --json` lists the largest " + std::to_string(kMaxTokenGroups) +
+            ").\n";
+  return text;
+}
+
 }  // namespace
 
 std::string report_to_markdown(const MisreadReport& report, const MarkdownReportOptions& options) {
@@ -115,6 +145,8 @@ std::string report_to_markdown(const MisreadReport& report, const MarkdownReport
     text += field_table(report, producer, consumer) + "\n";
     if (report.structure && !report.structure->all_same())
       text += structure_list(*report.structure) + "\n";
+    if (report.token_moves && report.token_moves->misplaced > 0)
+      text += token_moves_table(*report.token_moves, options.max_runs) + "\n";
   }
   for (const std::string& rows : report.row_mismatches)
     text += "- rows: " + markdown_text(rows) + "\n";

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "layoutcheck/contract/join.h"
+
 namespace layoutcheck {
 namespace {
 
@@ -66,6 +68,28 @@ std::string structure_text(const StructuralSummary& structure) {
   return text;
 }
 
+// The tokens in another slot, a line a group:
+//   tokens of x [z, lat, lon]: 33120 of 33120 in another slot, 9 groups by how far they move
+//     8280 tokens move +4602 slots: x[0:8, 0:46, 84:90], e.g. ...
+std::string token_moves_text(const TokenMoves& moves, std::size_t max_groups) {
+  std::string text = "  tokens of " + moves.field + " [" + join(moves.axes) +
+                     "]: " + std::to_string(moves.misplaced) + " of " +
+                     std::to_string(moves.tokens) + " in another slot, " +
+                     std::to_string(moves.groups_total) + " group" +
+                     (moves.groups_total == 1 ? "" : "s") + " by how far they move\n";
+  const std::size_t shown = std::min(max_groups, moves.groups.size());
+  std::int64_t listed = 0;
+  for (std::size_t i = 0; i < shown; ++i) {
+    text += "    " + token_group_text(moves, moves.groups[i]) + "\n";
+    listed += moves.groups[i].tokens;
+  }
+  const std::int64_t more = moves.groups_total - static_cast<std::int64_t>(shown);
+  if (more > 0)
+    text += "    ... and " + std::to_string(more) + " more group" + (more == 1 ? "" : "s") + " (" +
+            std::to_string(moves.misplaced - listed) + " tokens)\n";
+  return text;
+}
+
 }  // namespace
 
 std::string layout_at(const std::string& layout, std::int64_t offset) {
@@ -100,6 +124,8 @@ std::string report_to_text(const MisreadReport& report, std::size_t max_runs) {
     text += "\n" + field_table(report);
     if (report.structure && !report.structure->all_same())
       text += structure_text(*report.structure);
+    if (report.token_moves && report.token_moves->misplaced > 0)
+      text += token_moves_text(*report.token_moves, max_runs);
     const std::size_t shown = std::min(max_runs, report.runs.size());
     for (std::size_t i = 0; i < shown; ++i) text += "  " + run_line(report.runs[i]) + "\n";
     const std::int64_t more = report.runs_total - static_cast<std::int64_t>(shown);
