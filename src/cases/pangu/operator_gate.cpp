@@ -100,7 +100,12 @@ std::string values_text(GateValues values) {
   switch (values) {
     case GateValues::random: return "";
     case GateValues::constant: return "constant rows";
-    case GateValues::large_mean: return "mean 1000, spread 0.01";
+    case GateValues::large_mean:
+      return "mean 1000, spread 0.01 (a constant row in fp16)";
+    case GateValues::large_mean_finest:
+      return "mean 1000, spread 0.5 (fp16's finest there)";
+    case GateValues::small_spread:
+      return "mean 12, spread 0.01";
     case GateValues::extremes: return "±65504";
     case GateValues::subnormal: return "subnormals";
     case GateValues::non_finite: return "inf and NaN";
@@ -120,6 +125,12 @@ Values fill(GateValues values, std::size_t count, std::int64_t width, std::uint6
       case GateValues::random: v = 4.0 * unit() - 2.0; break;
       case GateValues::constant: v = 0.25 * static_cast<double>(row % 7) - 0.75; break;
       case GateValues::large_mean: v = 1000.0 + 0.01 * (2.0 * unit() - 1.0) * 1.7320508; break;
+      case GateValues::large_mean_finest:
+        v = 1000.0 + 0.5 * static_cast<double>(rng() % 3) - 0.5;
+        break;
+      case GateValues::small_spread:
+        v = 12.0 + 0.01 * (2.0 * unit() - 1.0) * 1.7320508;
+        break;
       case GateValues::extremes: v = unit() < 0.5 ? 65504.0 : -65504.0; break;
       case GateValues::subnormal: v = (unit() - 0.5) * 0x1.0p-15; break;
       case GateValues::non_finite: {
@@ -200,6 +211,9 @@ std::vector<OperatorGateInput> operator_gate_inputs(const std::string& folder) {
                                     GateValues::extremes, GateValues::subnormal,
                                     GateValues::non_finite})
       add(rows_call(op, "boundary", "values", 1, 4096, 192, values));
+    for (const std::int64_t width : {192, 384, 768})
+      for (const GateValues values : {GateValues::large_mean_finest, GateValues::small_spread})
+        add(rows_call(op, "boundary", "values", 1, 4096, width, values));
   }
   for (const Op op : {Op::window_gather, Op::window_reverse, Op::layer_norm_gather}) {
     add(map_call(folder, op, "boundary", {8, 46, 90, 384, true}, 2));
@@ -210,10 +224,14 @@ std::vector<OperatorGateInput> operator_gate_inputs(const std::string& folder) {
     add(map_call(folder, op, "boundary", {3, 7, 13, 192, true}, 1));  // the shift wraps the padding
   }
   for (const GateValues values :
-       {GateValues::large_mean, GateValues::extremes, GateValues::subnormal, GateValues::non_finite}) {
+       {GateValues::large_mean, GateValues::large_mean_finest, GateValues::small_spread,
+        GateValues::extremes, GateValues::subnormal, GateValues::non_finite}) {
     add(map_call(folder, Op::layer_norm_gather, "boundary", {3, 7, 13, 192, true}, 1, values));
     add(map_call(folder, Op::window_gather, "boundary", {3, 7, 13, 192, true}, 1, values));
   }
+  for (const std::int64_t width : {384, 768})
+    for (const GateValues values : {GateValues::large_mean_finest, GateValues::small_spread})
+      add(map_call(folder, Op::layer_norm_gather, "boundary", {3, 7, 13, width, true}, 1, values));
   // Illegal: each refused before anything is launched.
   for (const std::int64_t width : {191, 256, 96})
     add(illegal(rows_call(Op::layer_norm, "", "", 1, 1024, width), "width " + std::to_string(width),
@@ -387,9 +405,10 @@ std::vector<Values> gate_input_values(const OperatorGateInput& input) {
   for (std::size_t i = 0; i < inputs; ++i) {
     const TensorSpec& t = call.tensors[i];
     // The branch of an add + LayerNorm small beside its residual, as a block's output is.
-    const GateValues pattern = i == 1 && input.values == GateValues::large_mean
-                                   ? GateValues::random
-                                   : input.values;
+    const bool large_mean = input.values == GateValues::large_mean ||
+                            input.values == GateValues::large_mean_finest ||
+                            input.values == GateValues::small_spread;
+    const GateValues pattern = i == 1 && large_mean ? GateValues::random : input.values;
     values.push_back(fill(pattern, static_cast<std::size_t>(elements(t)), t.shape[2], i));
   }
   return values;

@@ -2,7 +2,8 @@
 //   operator gate  every call of operator_gate_inputs(): valid shapes (both grids, the article's
 //                  [1,32760,384], [1,33120,768]), boundary ones (1, 3, 5 and 131041 rows, batch
 //                  2, a grid needing no padding, a single window, the shift wrapping across the
-//                  padding, constant rows, mean 1000 with spread 0.01, ±65504, subnormals, inf and
+//                  padding, constant rows, mean 1000 with spread 0.01 (and with fp16's finest
+//                  spread there, 0.5), mean 12 with spread 0.01, ±65504, subnormals, inf and
 //                  NaN) run on the kernels against the references; illegal ones (widths 191, 256,
 //                  96, fp32 and bf16, int64 or out-of-range maps, a map not whole windows,
 //                  mismatched residual shapes, rows not contiguous) refused before any launch;
@@ -24,7 +25,19 @@
 
 namespace layoutcheck::pangu {
 
-enum class GateValues { random, constant, large_mean, extremes, subnormal, non_finite };
+// large_mean is the "mean 1000, spread 0.01", which fp16 holds as a constant row (its step
+// at 1000 is 0.5); large_mean_finest and small_spread are the rows on which one-pass statistics
+// would really fail: mean 1000 with fp16's finest spread there, and mean 12 with spread 0.01.
+enum class GateValues {
+  random,
+  constant,
+  large_mean,
+  large_mean_finest,
+  small_spread,
+  extremes,
+  subnormal,
+  non_finite
+};
 
 struct OperatorGateInput {
   std::string kind;         // "valid", "boundary", "illegal"

@@ -1,12 +1,14 @@
 // The operator gate's host pieces: its inputs cover what the gate promises, the references
-// propagate inf and NaN through a LayerNorm row, and the comparison allows 2 fp16 ulp on
-// LayerNorms, nothing on gathers.
+// propagate inf and NaN through a LayerNorm row, the large-mean rows fail one-pass statistics,
+// and the comparison allows 2 fp16 ulp on LayerNorms, nothing on gathers.
 #include "cases/pangu/operator_gate.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
 
 namespace layoutcheck::pangu {
 namespace {
@@ -43,6 +45,49 @@ TEST(OperatorGate, InfAndNanPropagateThroughALayerNormRow) {
     for (std::int64_t c = 0; c < 192; ++c)
       ASSERT_TRUE(std::isnan(fp16_to_float(want[0][static_cast<std::size_t>(r * 192 + c)])))
           << "row " << r << " channel " << c;
+}
+
+// Sum and sum of squares in one fp32 pass: the statistics the large-mean rows exist to catch.
+std::vector<fp16_bits> one_pass_layer_norm(const std::vector<fp16_bits>& x, std::int64_t width) {
+  std::vector<fp16_bits> out(x.size());
+  for (std::size_t row = 0; row < x.size() / static_cast<std::size_t>(width); ++row) {
+    const std::size_t first = row * static_cast<std::size_t>(width);
+    float sum = 0, squares = 0;
+    for (std::int64_t c = 0; c < width; ++c) {
+      const float v = fp16_to_float(x[first + static_cast<std::size_t>(c)]);
+      sum += v;
+      squares += v * v;
+    }
+    const float mean = sum / static_cast<float>(width);
+    const float variance = std::max(squares / static_cast<float>(width) - mean * mean, 0.0f);
+    for (std::int64_t c = 0; c < width; ++c) {
+      const std::size_t i = first + static_cast<std::size_t>(c);
+      out[i] = float_to_fp16((fp16_to_float(x[i]) - mean) / std::sqrt(variance + 1e-5f));
+    }
+  }
+  return out;
+}
+
+TEST(OperatorGate, TheLargeMeanRowsCatchOnePassStatistics) {
+  for (const std::int64_t width : {192, 384, 768})
+    for (const char* values :
+         {"mean 1000, spread 0.5 (fp16's finest there)", "mean 12, spread 0.01"}) {
+      const std::string subject =
+          "layernorm fp16 [1,4096," + std::to_string(width) + "]: values, " + values;
+      SCOPED_TRACE(subject);
+      const OperatorGateInput& input = find(subject);
+      const auto x = gate_input_values(input);
+      const auto want = gate_reference_outputs(input, x);
+      EXPECT_EQ(compare_gate_outputs(input, want, want).outcome, GateOutcome::passed);
+      const std::vector<std::vector<fp16_bits>> one_pass{one_pass_layer_norm(x[0], width)};
+      EXPECT_EQ(compare_gate_outputs(input, one_pass, want).outcome, GateOutcome::failed);
+    }
+  // The issue's own "mean 1000, spread 0.01" is a constant row once in fp16 (its step there is
+  // 0.5): it checks the epsilon and the zero output, not the statistics.
+  const auto constant =
+      gate_input_values(find("layernorm fp16 [1,4096,192]: values, mean 1000, spread 0.01 (a "
+                             "constant row in fp16)"));
+  EXPECT_EQ(std::set<fp16_bits>(constant[0].begin(), constant[0].end()).size(), 1u);
 }
 
 TEST(OperatorGate, ComparisonAllowsTwoUlpOnLayerNormsAndNothingOnGathers) {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -87,8 +88,9 @@ TEST(PanguLayerNorm, BoundaryRowsKeepTheirValues) {
     const Halves x = random_rows(rows, 192, 2);
     expect_close(gpu_layer_norm(x, 192), cpu_layer_norm(x, 192), "rows");
   }
-  // Constant rows, a large mean with a small spread, the extremes, subnormals, inf and NaN.
-  Halves x = random_rows(6, 384, 3, 0.01f, 1000.0f);
+  // Constant rows, a large mean with the finest spread fp16 has there (its step at 1000 is 0.5),
+  // the extremes, subnormals, inf and NaN.
+  Halves x = random_rows(6, 384, 3, 2.0f, 1000.0f);
   for (std::int64_t c = 0; c < 384; ++c) {
     x[c] = float_to_fp16(7.0f);                                    // row 0: constant
     x[2 * 384 + c] = float_to_fp16(c % 2 ? 65504.0f : -65504.0f);  // row 2: the fp16 extremes
@@ -102,6 +104,11 @@ TEST(PanguLayerNorm, BoundaryRowsKeepTheirValues) {
     EXPECT_EQ(fp16_to_float(got[c]), 0.0f);
     EXPECT_TRUE(std::isnan(fp16_to_float(got[5 * 384 + c])));
   }
+  // The large-mean row is no constant row in fp16: its normalised values are not all zero.
+  EXPECT_TRUE(std::any_of(got.begin() + 384, got.begin() + 768,
+                          [](std::uint16_t h) { return fp16_to_float(h) != 0.0f; }));
+  const Halves fine = random_rows(4, 768, 5, 0.035f, 12.0f);  // mean 12, spread 0.01
+  expect_close(gpu_layer_norm(fine, 768), cpu_layer_norm(fine, 768), "mean 12, spread 0.01");
 }
 
 TEST(PanguLayerNorm, OtherWidthsAreRefusedBeforeAnyLaunch) {
