@@ -90,5 +90,37 @@ TEST(OperatorReport, EndToEndGateWantsTheCandidateFasterAndNoLarger) {
   EXPECT_NE(operator_findings(report)[0].find("INVALID: model gate"), std::string::npos);
 }
 
+// What `layoutcheck bench --case pangu` prints, in its order: the gates first (a path is timed
+// only once VALID), each operator at each shape with the baseline beside the candidate, the block
+// stack, the targets, and the prototypes that were not merged.
+TEST(OperatorReport, GatesComeFirstAndRejectedPrototypesAreListedNotMerged) {
+  OperatorBenchReport report = report_with(1.1, 10.0);
+  OperatorMeasurement wide{"LayerNorm", "[1,33120,384]", 2000, {}, {}};
+  wide.paths = {timed("generic", 20.0), timed("native", 2.2)};
+  report.operators.push_back(wide);
+  ModelMeasurement model{"Pangu-lite block stack", "[1,33120,384]", "GEMMs cuBLAS", 1 << 20, {}};
+  model.paths = {timed("generic", 900, 600 << 20), timed("native", 700, 400 << 20)};
+  report.models.push_back(model);
+  report.not_merged = {{"one row a wave at 192 channels", "84 % of the copy bandwidth"}};
+  const std::string markdown = render_operator_markdown(report);
+  std::size_t at = 0;
+  for (const char* section :
+       {"## Gates", "| LayerNorm | [1,8,192] | generic | VALID |", "## Time per call",
+        "| LayerNorm | [1,8,192] |", "| LayerNorm | [1,33120,384] |", "## End-to-end gate",
+        "## Targets", "## Not merged",
+        "- **one row a wave at 192 channels**: 84 % of the copy bandwidth"}) {
+    const std::size_t found = markdown.find(section, at);
+    ASSERT_NE(found, std::string::npos) << section << " after offset " << at << "\n" << markdown;
+    at = found;
+  }
+  const std::size_t header = markdown.find("| operator | shape | bytes | floor |");
+  ASSERT_NE(header, std::string::npos);
+  EXPECT_LT(markdown.find(" generic | % copy BW |", header),
+            markdown.find(" native | % copy BW |", header));
+  const Json json = operator_report_json(report);
+  ASSERT_EQ(json["not_merged"].size(), 1u);
+  EXPECT_EQ(json["not_merged"][0]["prototype"].as_string(), "one row a wave at 192 channels");
+}
+
 }  // namespace
 }  // namespace layoutcheck

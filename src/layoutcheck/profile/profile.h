@@ -52,7 +52,7 @@ Profile parse_profile(std::string_view text, const std::string& file);
 struct ProfileOptions {
   double copy_bandwidth_gbps = 0;  // 0: the % column is not computed (and says so)
   int element_bytes = 2;           // fp16, when a table gives shapes but no dtypes
-  std::size_t top = 20;
+  std::size_t top = 20;  // candidates listed, in Markdown and JSON (JSON counts them all too)
 };
 
 std::string profile_markdown(const Profile& profile, const ProfileOptions& options);

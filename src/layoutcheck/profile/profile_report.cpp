@@ -140,7 +140,9 @@ std::string profile_markdown(const Profile& profile, const ProfileOptions& optio
 
 Json profile_json(const Profile& profile, const ProfileOptions& options) {
   Json ranked_json = Json::array();
-  for (const Ranked& r : candidates(profile, options)) {
+  const std::vector<Ranked> ranked = candidates(profile, options);
+  for (std::size_t i = 0; i < ranked.size() && i < options.top; ++i) {
+    const Ranked& r = ranked[i];
     Json entry = Json::object()
                      .set("name", r.op->name)
                      .set("input_shapes", r.op->input_shapes)
@@ -167,6 +169,7 @@ Json profile_json(const Profile& profile, const ProfileOptions& options) {
       .set("copy_bandwidth_gbps",
            options.copy_bandwidth_gbps > 0 ? Json(options.copy_bandwidth_gbps) : Json())
       .set("element_bytes", options.element_bytes)
+      .set("candidates_total", static_cast<std::int64_t>(ranked.size()))
       .set("candidates", std::move(ranked_json))
       .set("copies_allocations_synchronisations", std::move(costs));
 }
