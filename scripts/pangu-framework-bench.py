@@ -2,7 +2,7 @@
 """The framework figures of issue 21: how PyTorch runs Pangu-Weather's LayerNorm family and window
 gather, the baseline the HIP kernels in kernels/pangu/ are compared against.
 
-Four operators, fp16, at the two token grids of Pangu-lite ([1,131040,192] on (Z,LAT,LON) =
+Five operators, fp16, at the two token grids of Pangu-lite ([1,131040,192] on (Z,LAT,LON) =
 (8,91,180) and [1,33120,384] on (8,46,90)), window (2,6,12):
   layernorm        F.layer_norm(x, (C,), eps=1e-5), no weight or bias
   add+layernorm    r = residual + branch; out = F.layer_norm(r); both written
@@ -10,13 +10,15 @@ Four operators, fp16, at the two token grids of Pangu-lite ([1,131040,192] on (Z
                    (-1,-3,-6), permute to window order (lon-block, level-block, lat-block, iz,
                    ih, iw), contiguous [B, slots, C] (contracts/pangu/windows.shifted.yaml)
   layernorm+gather layernorm, then the gather
+  reverse          the windows back onto the grid: un-permute, torch.roll back, crop the padding
 
 Each runs in two modes, both captured in a torch.cuda.CUDAGraph and timed replay by replay with
 CUDA events (warm-up replays first; median and p10/p90 in µs per call): torch.compile'd
 (max-autotune-no-cudagraphs, else default; the compiled function is captured here, not by
 Inductor) and eager. Compiled outputs are checked against eager once per operator: the gather
 bitwise, the others within fp16 tolerance. The floor of an operator is its minimum traffic (each
-input read once, each output written once; a gather reads the real tokens and writes every slot)
+input read once, each output written once; a gather reads the real tokens and writes every slot,
+the reverse reads the real tokens' slots and writes the tokens)
 over the bandwidth of a 1 GiB device-to-device copy_ measured in the same run (bytes read +
 written). Replays are back to back without an L2 flush, as a model's layers would not flush it
 either. A Markdown table is printed last.
@@ -84,12 +86,26 @@ def layer_norm_gather(x, grid):
     return window_gather(layer_norm(x), grid)
 
 
+def window_reverse(windows, grid):
+    """@post out[b, token] is the token window_gather put in its slot: the padding cropped."""
+    batch, _, channels = windows.shape
+    (wz, wh, ww), (pz, ph, pw) = WINDOW, padded_grid(grid)
+    tokens = windows.view(batch, pw // ww, pz // wz, ph // wh, wz, wh, ww, channels)
+    # (b, bw, bz, bh, iz, ih, iw, c) -> (b, bz, iz, bh, ih, bw, iw, c)
+    tokens = tokens.permute(0, 2, 4, 3, 5, 1, 6, 7).reshape(batch, pz, ph, pw, channels)
+    tokens = torch.roll(tokens, shifts=tuple(-s for s in SHIFT), dims=(1, 2, 3))
+    (z, lat, lon), padded = grid, padded_grid(grid)
+    bz, bh, bw = ((p - size) // 2 for size, p in zip(grid, padded))
+    return tokens[:, bz:bz + z, bh:bh + lat, bw:bw + lon].reshape(batch, -1, channels)
+
+
 # name, number of token-sized inputs, function(inputs, grid), outputs are bitwise comparable
 OPERATORS = [
     ("LayerNorm", 1, lambda xs, grid: layer_norm(*xs), False),
     ("add + LayerNorm", 2, lambda xs, grid: add_layer_norm(*xs), False),
     ("window gather", 1, lambda xs, grid: window_gather(*xs, grid), True),
     ("LayerNorm + gather", 1, lambda xs, grid: layer_norm_gather(*xs, grid), False),
+    ("window reverse", 1, lambda xs, grid: window_reverse(*xs, grid), True),
 ]
 
 
@@ -190,12 +206,14 @@ def measure(name, input_count, op, bitwise, shape, copy, args):
     tokens = grid[0] * grid[1] * grid[2]
     slots = padded_grid(grid)[0] * padded_grid(grid)[1] * padded_grid(grid)[2]
     generator = torch.Generator(device="cuda").manual_seed(21)
-    inputs = [torch.randn(1, tokens, channels, device="cuda", dtype=torch.float16,
+    rows = slots if name == "window reverse" else tokens  # the reverse reads the windows
+    inputs = [torch.randn(1, rows, channels, device="cuda", dtype=torch.float16,
                           generator=generator) for _ in range(input_count)]
     row_bytes = minimum_bytes(name, tokens, slots, channels)
     floor_us = row_bytes / copy["bandwidth_gb_s"] / 1e3
     row = {"operator": name, "shape": [1, tokens, channels], "grid": list(grid),
-           "slots": slots if "gather" in name else None, "bytes": row_bytes, "floor_us": floor_us}
+           "slots": slots if "gather" in name or name == "window reverse" else None,
+           "bytes": row_bytes, "floor_us": floor_us}
 
     eager_graph, eager_outputs = capture(lambda: op(inputs, grid))
     row["eager_graph"] = time_replays(eager_graph, args.warmup, args.replays)
@@ -267,6 +285,14 @@ def main():
     copy = copy_bandwidth(args.warmup, args.replays)
     print(f"copy_ of {COPY_BYTES >> 20} MiB: {copy['time']['median_us']:.1f} µs, "
           f"{copy['bandwidth_gb_s']:.0f} GB/s (read + written)", flush=True)
+
+    # The reverse is timed only if it undoes the gather, on a grid that pads every axis.
+    probe = torch.randn(1, 3 * 7 * 13, 8, device="cuda", dtype=torch.float16)
+    reverse_ok = torch.equal(window_reverse(window_gather(probe, (3, 7, 13)), (3, 7, 13)), probe)
+    print(f"check window reverse undoes the gather on (3, 7, 13): "
+          f"{'ok' if reverse_ok else 'MISMATCH'}", flush=True)
+    if not reverse_ok:
+        return 1
 
     rows = []
     for shape in SHAPES:

@@ -3,8 +3,9 @@
 // an int32 index map (its reverse is the same gather by the reverse map) and LayerNorm fused with
 // the gather. fp16 in and out, fp32 statistics, a row held in registers (pangu_kernels.hip says
 // how rows map to lanes). Widths 192, 384 and 768 only: any other is an error before anything is
-// launched, never a generic fallback. Every launch goes
-// on the given stream and is checked. Launched overlapped (launch_order.h; the caller refuses it
+// launched, never a generic fallback, and so is a tensor pointer off 16-byte alignment (the
+// kernels move 16-byte pieces; std::invalid_argument). Every launch goes on the given stream and
+// is checked. Launched overlapped (launch_order.h; the caller refuses it
 // where the device cannot), a kernel reads nothing before the previous kernel ends but the map,
 // which no kernel may write while these run, and prefetches into L2.
 #pragma once

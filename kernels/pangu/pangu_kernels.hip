@@ -9,6 +9,7 @@
 //
 // Launched overlapped (launch_order.h), a kernel reads before its wait only the gather map (the
 // model's constant, which no kernel writes) and prefetches rows into L2; everything else after.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -153,10 +154,11 @@ __device__ inline void store_row(uint4* row, const LaneShare<kWidth>& share) {
       store_piece<kAccess>(row + wave::lane_id() + i * wave::kWaveSize, pack_piece(share.v[i]));
 }
 
-// The first of the `rows_per_wave` consecutive rows (or slots) this wave takes.
+// The first of the `rows_per_wave` consecutive rows (or slots) this wave takes. Waves are counted
+// in threads of the block: hipcc's host pass sizes a block for 64-lane waves, and a wave-32 GPU
+// then runs twice the waves, whose rows past the end leave.
 __device__ inline long long first_row_of_wave(int rows_per_wave) {
-  return (static_cast<long long>(blockIdx.x) * kWavesPerBlock +
-          static_cast<long long>(threadIdx.x) / wave::kWaveSize) *
+  return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / wave::kWaveSize *
          rows_per_wave;
 }
 
@@ -367,6 +369,14 @@ dim3 wave_threads() {
   return dim3(static_cast<unsigned>(kWavesPerBlock * wave::kWaveSize));
 }
 
+// The kernels load and store 16-byte pieces: a pointer off that alignment (a view at an odd
+// offset) would fault on the device, so it is refused here.
+void require_piece_aligned(const void* pointer, const char* what) {
+  if (reinterpret_cast<std::uintptr_t>(pointer) % 16 != 0)
+    throw std::invalid_argument(std::string("Pangu kernels move 16-byte pieces: ") + what +
+                                " is not 16-byte aligned (a view at an offset? copy it first)");
+}
+
 // Calls launch.template operator()<W>() for the supported width W.
 template <class Launch>
 void with_width(std::int64_t width, Launch&& launch) {
@@ -394,6 +404,8 @@ void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t r
                       std::int64_t width, hipStream_t stream, LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
+    require_piece_aligned(x, "the input");
+    require_piece_aligned(out, "the output");
     constexpr int kRows = rows_per_wave(W);
     launch_kernel(order, pangu_layer_norm_kernel<W, kRows>, blocks_for(rows, kRows),
                   wave_threads(), 0, stream,
@@ -407,6 +419,10 @@ void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* br
                           std::int64_t width, hipStream_t stream, LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (rows <= 0) return;
+    require_piece_aligned(residual, "the residual");
+    require_piece_aligned(branch, "the branch");
+    require_piece_aligned(residual_out, "the residual output");
+    require_piece_aligned(out, "the output");
     launch_kernel(order, pangu_add_layer_norm_kernel<W>, blocks_for(rows, 1),
                   wave_threads(), 0, stream, reinterpret_cast<const uint4*>(residual),
                   reinterpret_cast<const uint4*>(branch), reinterpret_cast<uint4*>(residual_out),
@@ -420,6 +436,8 @@ void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, st
                              LaunchOrder order) {
   with_width(width, [&]<int W>() {
     if (slots <= 0) return;
+    require_piece_aligned(x, "the input");
+    require_piece_aligned(out, "the output");
     launch_kernel(order, pangu_layer_norm_gather_kernel<W>, row_group_blocks<W>(slots),
                   wave_threads(), 0, stream,
                   reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
@@ -433,6 +451,8 @@ void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t
     throw std::invalid_argument("pangu_gather moves tokens in 16-byte pieces: width " +
                                 std::to_string(width) + " is not a positive multiple of 8");
   if (slots <= 0) return;
+  require_piece_aligned(x, "the input");
+  require_piece_aligned(out, "the output");
   const int pieces = static_cast<int>(width / 8);
   const auto* from = reinterpret_cast<const uint4*>(x);
   auto* to = reinterpret_cast<uint4*>(out);

@@ -412,6 +412,65 @@ class LevelBench {
     return op;
   }
 
+  // The reverse gather: the windows back onto the grid (crop + un-shift), by the reverse map.
+  OperatorMeasurement reverse() {
+    const Contract windows = windows_at(level_, request_.contracts_folder);
+    const GatherMap map = make_gather_map(windows);
+    const std::vector<std::int32_t> back = reverse_map(map);
+    const pangu::FrameworkWindowPlan framework = pangu::framework_window_plan(windows);
+    const std::int64_t c = level_.width, n = level_.tokens();
+    const auto slots = static_cast<std::int64_t>(map.slots.size());
+    const Halves x = random_halves(static_cast<std::size_t>(n * c), 16, 4.0f);
+    const Halves gathered = cpu_gather(x, map, false);  // the input: the grid as windows
+    OperatorMeasurement op{"window reverse",
+                           shape_text(level_) + " ← " + std::to_string(slots),
+                           2 * n * c * 2,
+                           {},
+                           {}};
+    const std::size_t sets = sets_for(op.bytes);
+    // [windows, out, unpermuted, unrolled] per set.
+    auto buffers = make_sets(sets, {&gathered}, {n * c, slots * c, slots * c});
+    const DeviceBuffer<std::int32_t> device_back{std::span<const std::int32_t>(back)};
+    std::vector<std::int64_t> unindex(framework.index.size(), -1);
+    for (std::size_t slot = 0; slot < framework.index.size(); ++slot)
+      unindex[static_cast<std::size_t>(framework.index[slot])] = static_cast<std::int64_t>(slot);
+    const DeviceBuffer<std::int64_t> device_unindex{std::span<const std::int64_t>(unindex)};
+    const kernels::GridShape grid{level_.z, level_.lat, level_.lon, c};
+    const kernels::GridShape padded{framework.padded[0], framework.padded[1], framework.padded[2],
+                                    c};
+    const std::int64_t unshift[3] = {-framework.shift[0], -framework.shift[1], -framework.shift[2]};
+    PathPlan generic;
+    generic.name = "generic";
+    generic.description = "index_select (int64) back to the padded grid, roll back, crop";
+    generic.launches = 3;
+    generic.enqueue = [&](std::size_t set, hipStream_t s) {
+      auto& b = (*buffers)[set];
+      kernels::generic_index_select(b[0].data(), device_unindex.data(), b[2].data(), slots, c, s);
+      kernels::generic_roll(b[2].data(), b[3].data(), padded, unshift, s);
+      kernels::generic_crop(b[3].data(), padded, b[1].data(), grid, framework.before.data(), s);
+    };
+    std::vector<PathPlan> plans{generic};
+    for (const NativeLaunch& launch : native_launches()) {
+      PathPlan plan;
+      plan.name = launch.name;
+      plan.description = std::string("the gather kernel by the reverse map, 16-byte copies") +
+                         launch_text(launch.order);
+      plan.enqueue = [&, order = launch.order](std::size_t set, hipStream_t s) {
+        auto& b = (*buffers)[set];
+        kernels::pangu_gather(b[0].data(), device_back.data(), b[1].data(), n, c, s, order);
+      };
+      plans.push_back(plan);
+    }
+    for (PathPlan& plan : plans) {
+      plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
+      plan.check = [&] {
+        return std::vector{bitwise_gate("grid bitwise", (*buffers)[0][1].to_host(), x)};
+      };
+      op.paths.push_back(run_path(plan, stream_, request_, sets, say_, op.name + " " + op.shape));
+    }
+    return op;
+  }
+
  private:
   // `sets` copies of the inputs (uploaded) and of zero-filled buffers of the given sizes.
   std::shared_ptr<std::vector<std::vector<Buffer>>> make_sets(
@@ -564,6 +623,7 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
     report.operators.push_back(bench.add_layer_norm());
     report.operators.push_back(bench.gather(false));
     report.operators.push_back(bench.gather(true));
+    report.operators.push_back(bench.reverse());
   }
   for (const GridLevel& level : kLevels)
     report.models.push_back(block_stack(level, stream, request, say));

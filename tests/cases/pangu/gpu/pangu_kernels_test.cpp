@@ -111,7 +111,7 @@ TEST(PanguLayerNorm, BoundaryRowsKeepTheirValues) {
   expect_close(gpu_layer_norm(fine, 768), cpu_layer_norm(fine, 768), "mean 12, spread 0.01");
 }
 
-TEST(PanguLayerNorm, OtherWidthsAreRefusedBeforeAnyLaunch) {
+TEST(PanguLayerNorm, OtherWidthsAndMisalignedViewsAreRefusedBeforeAnyLaunch) {
   LC_REQUIRE_GPU();
   DeviceBuffer<std::uint16_t> buffer(256 * 4);
   Stream stream;
@@ -125,6 +125,20 @@ TEST(PanguLayerNorm, OtherWidthsAreRefusedBeforeAnyLaunch) {
   }
   EXPECT_THROW(kernels::pangu_gather(buffer.data(), nullptr, buffer.data(), 2, 12, stream.get()),
                std::invalid_argument);
+  // A view one fp16 into the buffer: off the 16-byte pieces the kernels move, refused.
+  DeviceBuffer<std::int32_t> map(std::vector<std::int32_t>{0, 1});
+  EXPECT_THROW(kernels::pangu_layer_norm(buffer.data() + 1, buffer.data(), 1, 192, stream.get()),
+               std::invalid_argument);
+  EXPECT_THROW(kernels::pangu_add_layer_norm(buffer.data(), buffer.data(), buffer.data() + 8,
+                                             buffer.data() + 3, 1, 192, stream.get()),
+               std::invalid_argument);
+  EXPECT_THROW(
+      kernels::pangu_gather(buffer.data() + 4, map.data(), buffer.data(), 2, 192, stream.get()),
+      std::invalid_argument);
+  EXPECT_THROW(kernels::pangu_layer_norm_gather(buffer.data(), map.data(), buffer.data() + 2, 2,
+                                                192, stream.get()),
+               std::invalid_argument);
+  stream.synchronize();
 }
 
 TEST(PanguAddLayerNorm, TheResidualIsTheRoundedSum) {
@@ -334,8 +348,24 @@ TEST(PanguProbes, TheGpuGatherIsExactlyTheContractsMapAndEachRowReadsItsOwn) {
     EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
   }
   {
+    // A token of 384 channels: the gather's one-slot-a-wave kernel, on a grid that pads every
+    // axis and wraps the shift.
     const CaseLayouts layouts =
-        pangu_layouts("tokens.yaml", "tokens.out.yaml", {{"C", 192}}, "x", "out");
+        pangu_layouts("grid.yaml", "windows.shifted.yaml",
+                      {{"Z", 2}, {"LAT", 7}, {"LON", 13}, {"C", 384}}, "x", "windows");
+    CaseProbeRequest request;
+    request.buffer = "x";
+    request.model = request.claimed = layouts;
+    const auto gather = make_gpu_window_gather(layouts);
+    const CaseVerdict verdict =
+        probe_case(*make_pangu_window_gather_case(), *gather, kDataMovementDecoder, request);
+    EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
+  }
+  // Each width's lane share (one piece a lane at 192, two rows a wave; more at 384 and 768).
+  for (const std::int64_t width : {192, 384, 768}) {
+    SCOPED_TRACE(width);
+    const CaseLayouts layouts =
+        pangu_layouts("tokens.yaml", "tokens.out.yaml", {{"C", width}}, "x", "out");
     CaseProbeRequest request;
     request.buffer = "x";
     request.model = request.claimed = layouts;

@@ -80,9 +80,10 @@ TEST(PanguGpuRunners, AddLayerNormReadsItsRowsAndKeepsTheRoundingPoint) {
 
 TEST(PanguGpuRunners, LayerNormGatherAndTheReverseAreTheContractsMaps) {
   LC_REQUIRE_GPU();
-  {
+  for (const std::int64_t width : {192, 384, 768}) {  // groups of 8, 16 and 32 lanes
+    SCOPED_TRACE(width);
     const CaseLayouts layouts = load({{"x", "grid.yaml"}, {"windows", "windows.shifted.yaml"}},
-                                     {{"Z", 2}, {"LAT", 7}, {"LON", 13}, {"C", 192}});
+                                     {{"Z", 2}, {"LAT", 7}, {"LON", 13}, {"C", width}});
     const auto runner = make_gpu_layer_norm_gather(layouts);
     const CaseVerdict verdict = probe(*make_pangu_layer_norm_gather_case(), *runner, layouts, "x");
     EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
