@@ -1,19 +1,20 @@
 // Host entry points of Pangu-Weather's specialised kernels (kernels/pangu/DESIGN.md): LayerNorm
 // without affine, residual add + LayerNorm keeping the fp16 rounding point, the window gather by
-// an int32 index map (its reverse is the same gather by the reverse map) and LayerNorm fused with
-// the gather. fp16 in and out, fp32 statistics, a row held in registers (pangu_kernels.hip says
-// how rows map to lanes). Widths 192, 384 and 768 only: any other is an error before anything is
-// launched, never a generic fallback, and so is a tensor pointer off 16-byte alignment (the
-// kernels move 16-byte pieces; std::invalid_argument). Every launch goes on the given stream and
-// is checked. Launched overlapped (launch_order.h; the caller refuses it
-// where the device cannot), a kernel reads nothing before the previous kernel ends but the map,
-// which no kernel may write while these run, and prefetches into L2.
+// an int32 index map, walked in the order gather_walk.h gives (its reverse is the same gather by
+// the reverse map), and LayerNorm fused with the gather. fp16 in and out, fp32 statistics, a row
+// held in registers (pangu_kernels.hip says how rows map to lanes). Widths 192, 384 and 768 only:
+// any other is an error before anything is launched, never a generic fallback, and so is a tensor
+// pointer off 16-byte alignment (the kernels move 16-byte pieces; std::invalid_argument). Every
+// launch goes on the given stream and is checked. Launched overlapped (launch_order.h; the caller
+// refuses it where the device cannot), a kernel reads nothing before the previous kernel ends but
+// the walk, which no kernel may write while these run, and prefetches into L2.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "kernels/launch_order.h"
+#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/platform/gpu_runtime.h"
 
 namespace layoutcheck::kernels {
@@ -34,16 +35,21 @@ void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* br
                           std::int64_t width, hipStream_t stream,
                           LaunchOrder order = LaunchOrder::serial);
 
-// out slot s (width elements) = x token map[s], or zeros where map[s] == -1. width % 8 == 0:
-// tokens move in 16-byte pieces (8 fp16).
-void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                  std::int64_t slots, std::int64_t width, hipStream_t stream,
+// The order the gathers are fastest in at this width: by token where a token is wider than 32
+// pieces (384 and 768 channels), by slot at 192 and below (kernels/pangu/DESIGN.md).
+WalkOrder pangu_walk_order(std::int64_t width);
+
+// The gathers follow a walk of the map (gather_walk.h; pangu_walk_order gives the order, any order
+// is correct): step s writes slot walk[s].slot of `out` (width elements) with token walk[s].token
+// of x, or zeros where it is -1. width % 8 == 0: tokens move in 16-byte pieces (8 fp16).
+void pangu_gather(const std::uint16_t* x, const GatherStep* walk, std::uint16_t* out,
+                  std::int64_t steps, std::int64_t width, hipStream_t stream,
                   LaunchOrder order = LaunchOrder::serial);
 
-// out slot s = LayerNorm(x token map[s]), or zeros where map[s] == -1: the normalised tensor is
-// never written whole.
-void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                             std::int64_t slots, std::int64_t width, hipStream_t stream,
+// The same with each token normalised: the normalised tensor is never written whole. Widths 192,
+// 384 and 768.
+void pangu_layer_norm_gather(const std::uint16_t* x, const GatherStep* walk, std::uint16_t* out,
+                             std::int64_t steps, std::int64_t width, hipStream_t stream,
                              LaunchOrder order = LaunchOrder::serial);
 
 }  // namespace layoutcheck::kernels

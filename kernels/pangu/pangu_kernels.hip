@@ -3,11 +3,13 @@
 // the row, then the spread about it by a second sum of the same registers (two passes over
 // registers, not memory: a row of mean 1000 and spread 0.01 keeps its digits, which
 // sum-of-squares would lose). LayerNorm and add + LayerNorm take one wave per row (two at 192
-// channels), a lane holding pieces lane, lane + kWaveSize, ...; LayerNorm + gather takes a row to
-// a group of lanes, three pieces a lane; the gather moves a slot a wave (two at 192 channels).
-// Wave-size agnostic: every loop steps by kWaveSize, groups are counted in threads of the block.
+// channels), a lane holding pieces lane, lane + kWaveSize, ...; LayerNorm + gather, and the gather
+// at 384 and 768 channels, take one step of the map's walk (gather_walk.h) to a group of lanes,
+// three pieces a lane; the gather at 192 channels and other widths takes two steps a wave, or
+// one. Wave-size agnostic: every loop steps by kWaveSize, groups are counted in threads of the
+// block.
 //
-// Launched overlapped (launch_order.h), a kernel reads before its wait only the gather map (the
+// Launched overlapped (launch_order.h), a kernel reads before its wait only the gather's walk (the
 // model's constant, which no kernel writes) and prefetches rows into L2; everything else after.
 #include <cstdint>
 #include <stdexcept>
@@ -162,12 +164,6 @@ __device__ inline long long first_row_of_wave(int rows_per_wave) {
          rows_per_wave;
 }
 
-// Lane k < count reads map[first + k] (-1 past the end): the wave's slots' tokens in one load.
-__device__ inline int read_map(const int* map, long long first, int count, long long slots) {
-  const int k = wave::lane_id();
-  return k < count && first + k < slots ? map[first + k] : -1;
-}
-
 // Streaming stores; plain loads, which measured faster than streaming ones here. A two-row wave
 // prefetches its rows into L2 before the wait, so its loads start in the previous kernel's tail;
 // a one-row wave lost time by it (DESIGN.md).
@@ -217,7 +213,7 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
   store_row<kWidth, Access::plain>(out + r * Share::kPieces, a);
 }
 
-// LayerNorm + gather's layout: a row's 16-byte pieces (8 fp16) over a group of lanes, three a
+// The gathers' layout: a row's 16-byte pieces (8 fp16) over a group of lanes, three a
 // lane. Rows of 192, 384 and 768 channels are 24, 48 and 96 pieces, so groups of 8, 16 and 32
 // lanes, every lane busy with three loads in flight. Lane `sub` of a group holds pieces sub,
 // sub + kLanes and sub + 2 kLanes, so each of the group's loads reads kLanes consecutive pieces;
@@ -286,55 +282,63 @@ __device__ inline uint4 normalised_piece(uint4 piece, RowStatistics stats) {
   return pack_piece(values);
 }
 
-// Streaming loads and stores: the tokens are read once, the slots written once. A group reads
-// its slot's map entry (its lanes the same word: one load) before the wait.
-template <int kWidth>
+// A group of lanes takes one step of the walk (gather_walk.h): the token it names, normalised when
+// kNormalise, into its slot, or zeros there. Streaming loads and stores: the tokens are read once,
+// the slots written once. The group reads its step (its lanes the same eight bytes: one load)
+// before the wait.
+template <int kWidth, bool kNormalise>
 __global__ void LC_PANGU_LAUNCH_BOUNDS(kFullMultiprocessorBlocks)
-    pangu_layer_norm_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots) {
+    pangu_walk_kernel(const uint4* x, const GatherStep* walk, uint4* out, long long steps) {
   using Group = RowGroup<kWidth>;
-  const long long slot = Group::row();
-  const int token = slot < slots ? map[slot] : -1;
+  const long long s = Group::row();
+  const GatherStep step = s < steps ? walk[s] : GatherStep{0, -1};
   await_previous_kernel();
-  if (wave::ballot(slot < slots) == 0) return;  // the whole wave leaves together
+  if (wave::ballot(s < steps) == 0) return;  // the whole wave leaves together
   typename Group::Pieces pieces = {};
-  if (token >= 0)
-    load_pieces<kWidth, Access::streaming>(x + static_cast<long long>(token) * Group::kPieces,
+  if (step.token >= 0)
+    load_pieces<kWidth, Access::streaming>(x + static_cast<long long>(step.token) * Group::kPieces,
                                            pieces);
-  const RowStatistics stats = statistics<kWidth>(pieces);
-  if (slot >= slots) return;
-  for (int i = 0; i < kPiecesPerLane; ++i)
-    store_piece<Access::streaming>(out + slot * Group::kPieces + Group::piece(i),
-                                   token >= 0 ? normalised_piece(pieces[i], stats)
-                                              : make_uint4(0u, 0u, 0u, 0u));
+  RowStatistics stats{};
+  if constexpr (kNormalise) stats = statistics<kWidth>(pieces);
+  if (s >= steps) return;
+  uint4* slot = out + static_cast<long long>(step.slot) * Group::kPieces;
+  for (int i = 0; i < kPiecesPerLane; ++i) {
+    uint4 piece = make_uint4(0u, 0u, 0u, 0u);
+    if (step.token >= 0) piece = kNormalise ? normalised_piece(pieces[i], stats) : pieces[i];
+    store_piece<Access::streaming>(slot + Group::piece(i), piece);
+  }
 }
 
-// A wave copies kSlots consecutive slots, kPerLane pieces a lane at a time, every load of a step
-// in flight before its stores; streaming loads and stores. Any width of whole pieces: a token
-// wider than kPerLane pieces a lane takes several steps.
-template <int kSlots, int kPerLane>
+// The gather at any width of whole pieces (384 and 768 channels take pangu_walk_kernel): a wave
+// takes kSteps consecutive steps of the walk, kPerLane pieces a lane at a time, every load of a
+// round in flight before its stores; streaming loads and stores. A token wider than kPerLane
+// pieces a lane takes several rounds.
+template <int kSteps, int kPerLane>
 __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
-    pangu_gather_kernel(const uint4* x, const int* map, uint4* out, long long slots, int pieces) {
-  const long long first = first_row_of_wave(kSlots);
-  const int mine = read_map(map, first, kSlots, slots);
-  int token[kSlots];
-  for (int k = 0; k < kSlots; ++k) token[k] = wave::broadcast(mine, k);
+    pangu_gather_kernel(const uint4* x, const GatherStep* walk, uint4* out, long long steps,
+                        int pieces) {
+  const long long first = first_row_of_wave(kSteps);
+  GatherStep step[kSteps];
+  for (int k = 0; k < kSteps; ++k)
+    step[k] = first + k < steps ? walk[first + k] : GatherStep{0, -1};
   await_previous_kernel();
-  if (first >= slots) return;
+  if (first >= steps) return;
   for (int base = 0; base < pieces; base += kPerLane * wave::kWaveSize) {
-    uint4 value[kSlots][kPerLane];
-    for (int k = 0; k < kSlots; ++k)
+    uint4 value[kSteps][kPerLane];
+    for (int k = 0; k < kSteps; ++k)
       for (int i = 0; i < kPerLane; ++i) {
         const int piece = base + wave::lane_id() + i * wave::kWaveSize;
-        value[k][i] = token[k] >= 0 && piece < pieces
+        value[k][i] = step[k].token >= 0 && piece < pieces
                           ? load_piece<Access::streaming>(
-                                x + static_cast<long long>(token[k]) * pieces + piece)
+                                x + static_cast<long long>(step[k].token) * pieces + piece)
                           : make_uint4(0u, 0u, 0u, 0u);
       }
-    for (int k = 0; k < kSlots; ++k)
+    for (int k = 0; k < kSteps; ++k)
       for (int i = 0; i < kPerLane; ++i) {
         const int piece = base + wave::lane_id() + i * wave::kWaveSize;
-        if (first + k < slots && piece < pieces)
-          store_piece<Access::streaming>(out + (first + k) * pieces + piece, value[k][i]);
+        if (first + k < steps && piece < pieces)
+          store_piece<Access::streaming>(
+              out + static_cast<long long>(step[k].slot) * pieces + piece, value[k][i]);
       }
   }
 }
@@ -388,6 +392,10 @@ void with_width(std::int64_t width, Launch&& launch) {
 
 }  // namespace
 
+WalkOrder pangu_walk_order(std::int64_t width) {
+  return rows_per_wave(width) == 2 ? WalkOrder::by_slot : WalkOrder::by_token;
+}
+
 bool pangu_width_supported(std::int64_t width) {
   return width == 192 || width == 384 || width == 768;
 }
@@ -431,37 +439,45 @@ void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* br
   });
 }
 
-void pangu_layer_norm_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                             std::int64_t slots, std::int64_t width, hipStream_t stream,
+void pangu_layer_norm_gather(const std::uint16_t* x, const GatherStep* walk, std::uint16_t* out,
+                             std::int64_t steps, std::int64_t width, hipStream_t stream,
                              LaunchOrder order) {
   with_width(width, [&]<int W>() {
-    if (slots <= 0) return;
+    if (steps <= 0) return;
     require_piece_aligned(x, "the input");
     require_piece_aligned(out, "the output");
-    launch_kernel(order, pangu_layer_norm_gather_kernel<W>, row_group_blocks<W>(slots),
-                  wave_threads(), 0, stream,
-                  reinterpret_cast<const uint4*>(x), map, reinterpret_cast<uint4*>(out), slots);
+    launch_kernel(order, pangu_walk_kernel<W, true>, row_group_blocks<W>(steps), wave_threads(),
+                  0, stream, reinterpret_cast<const uint4*>(x), walk,
+                  reinterpret_cast<uint4*>(out), steps);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm_gather<" + std::to_string(W) + ">").c_str());
   });
 }
 
-void pangu_gather(const std::uint16_t* x, const std::int32_t* map, std::uint16_t* out,
-                  std::int64_t slots, std::int64_t width, hipStream_t stream, LaunchOrder order) {
+void pangu_gather(const std::uint16_t* x, const GatherStep* walk, std::uint16_t* out,
+                  std::int64_t steps, std::int64_t width, hipStream_t stream, LaunchOrder order) {
   if (width <= 0 || width % 8 != 0 || width > (std::int64_t{1} << 30))
     throw std::invalid_argument("pangu_gather moves tokens in 16-byte pieces: width " +
                                 std::to_string(width) + " is not a positive multiple of 8");
-  if (slots <= 0) return;
+  if (steps <= 0) return;
   require_piece_aligned(x, "the input");
   require_piece_aligned(out, "the output");
-  const int pieces = static_cast<int>(width / 8);
   const auto* from = reinterpret_cast<const uint4*>(x);
   auto* to = reinterpret_cast<uint4*>(out);
-  if (rows_per_wave(width) == 2)
-    launch_kernel(order, pangu_gather_kernel<2, 1>, blocks_for(slots, 2), wave_threads(), 0,
-                  stream, from, map, to, slots, pieces);
-  else
-    launch_kernel(order, pangu_gather_kernel<1, 2>, blocks_for(slots, 1), wave_threads(), 0,
-                  stream, from, map, to, slots, pieces);
+  // Two tokens a wave at 192 channels and below measured faster than groups of lanes there.
+  if (pangu_width_supported(width) && rows_per_wave(width) == 1) {
+    with_width(width, [&]<int W>() {
+      launch_kernel(order, pangu_walk_kernel<W, false>, row_group_blocks<W>(steps),
+                    wave_threads(), 0, stream, from, walk, to, steps);
+    });
+  } else {
+    const int pieces = static_cast<int>(width / 8);
+    if (rows_per_wave(width) == 2)
+      launch_kernel(order, pangu_gather_kernel<2, 1>, blocks_for(steps, 2), wave_threads(), 0,
+                    stream, from, walk, to, steps, pieces);
+    else
+      launch_kernel(order, pangu_gather_kernel<1, 2>, blocks_for(steps, 1), wave_threads(), 0,
+                    stream, from, walk, to, steps, pieces);
+  }
   LC_GPU_CHECK_LAUNCH("pangu_gather");
 }
 

@@ -2,12 +2,15 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "kernels/gemm.h"
 #include "kernels/pangu/pangu_block_kernels.h"
 #include "kernels/pangu/pangu_generic_kernels.h"
 #include "kernels/pangu/pangu_kernels.h"
+#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu_bench/graph_timing.h"
@@ -58,9 +61,14 @@ struct DeviceLinear {
   DeviceBuffer<std::uint16_t> weight, bias;
 };
 
+DeviceBuffer<GatherStep> upload_walk(std::span<const std::int32_t> map, std::int64_t width) {
+  const std::vector<GatherStep> walk = gather_walk(map, kernels::pangu_walk_order(width));
+  return DeviceBuffer<GatherStep>(std::span<const GatherStep>(walk));
+}
+
 struct DeviceBlock {
-  DeviceBuffer<std::int32_t> forward, reverse;   // the native path's maps
-  DeviceBuffer<std::int64_t> index, unindex;     // the generic path's index_select
+  DeviceBuffer<GatherStep> forward, reverse;  // the native path's walks of its maps
+  DeviceBuffer<std::int64_t> index, unindex;  // the generic path's index_select
 };
 
 class GpuBlockOps {
@@ -106,8 +114,8 @@ class GpuBlockOps {
   GpuBlockOps(const BlockStack& stack, hipStream_t stream) : stack_(stack), stream_(stream) {
     for (const PanguBlock& block : stack.blocks) {
       DeviceBlock device;
-      device.forward = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(block.forward.slots));
-      device.reverse = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(block.reverse));
+      device.forward = upload_walk(block.forward.slots, stack.channels);
+      device.reverse = upload_walk(block.reverse, stack.channels);
       device.index = DeviceBuffer<std::int64_t>(std::span<const std::int64_t>(block.plan.index));
       device.unindex = DeviceBuffer<std::int64_t>(std::span<const std::int64_t>(block.unindex));
       blocks_.push_back(std::move(device));

@@ -1,6 +1,7 @@
 #include "cases/pangu/gpu/pangu_entry.h"
 
 #include "kernels/pangu/pangu_kernels.h"
+#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/check.h"
 
@@ -25,15 +26,16 @@ void launch_pangu_call(const pangu::PanguCall& call, const std::vector<void*>& t
     case PanguOperator::window_reverse:
     case PanguOperator::layer_norm_gather: {
       const std::vector<std::int32_t> entries(call.map.begin(), call.map.end());
-      const DeviceBuffer<std::int32_t> map{std::span<const std::int32_t>(entries)};
+      const std::vector<GatherStep> steps = gather_walk(entries, kernels::pangu_walk_order(width));
+      const DeviceBuffer<GatherStep> walk{std::span<const GatherStep>(steps)};
       const std::int64_t from_rows = first[1], to_rows = call.tensors[1].shape[1];
       for (std::int64_t b = 0; b < first[0]; ++b) {
         const std::uint16_t* from = half(0) + b * from_rows * width;
         std::uint16_t* to = half(1) + b * to_rows * width;
         if (call.op == PanguOperator::layer_norm_gather)
-          kernels::pangu_layer_norm_gather(from, map.data(), to, to_rows, width, stream);
+          kernels::pangu_layer_norm_gather(from, walk.data(), to, to_rows, width, stream);
         else
-          kernels::pangu_gather(from, map.data(), to, to_rows, width, stream);
+          kernels::pangu_gather(from, walk.data(), to, to_rows, width, stream);
       }
       LC_GPU_CHECK(hipStreamSynchronize(stream));
       return;

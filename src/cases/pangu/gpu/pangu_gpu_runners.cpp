@@ -6,6 +6,7 @@
 
 #include "kernels/pangu/pangu_kernels.h"
 #include "layoutcheck/contract/gather_map.h"
+#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/stream.h"
 
@@ -44,7 +45,8 @@ class GpuTokenMover : public CaseRunner {
       refuse(layouts.at("windows"), "tokens of " + std::to_string(width) +
                                         " channels: the gather moves 16-byte pieces (8 fp16)");
     map_ = kind == Kind::reverse ? reverse_map(forward_) : forward_.slots;
-    device_map_ = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(map_));
+    const std::vector<GatherStep> walk = gather_walk(map_, kernels::pangu_walk_order(width));
+    device_walk_ = DeviceBuffer<GatherStep>(std::span<const GatherStep>(walk));
   }
   std::string name() const override {
     return kind_ == Kind::gather    ? "pangu-window-gather:gpu"
@@ -66,10 +68,10 @@ class GpuTokenMover : public CaseRunner {
       const std::uint16_t* source = in.data() + row * from.row_stride;
       std::uint16_t* target = out.data() + row * to.row_stride;
       if (kind_ == Kind::layer_norm_gather)
-        kernels::pangu_layer_norm_gather(source, device_map_.data(), target, written, width,
+        kernels::pangu_layer_norm_gather(source, device_walk_.data(), target, written, width,
                                          stream_.get());
       else
-        kernels::pangu_gather(source, device_map_.data(), target, written, width, stream_.get());
+        kernels::pangu_gather(source, device_walk_.data(), target, written, width, stream_.get());
     }
     stream_.synchronize();
     out.download(to.as<std::uint16_t>());
@@ -79,7 +81,7 @@ class GpuTokenMover : public CaseRunner {
   Kind kind_;
   GatherMap forward_;
   std::vector<std::int32_t> map_;
-  DeviceBuffer<std::int32_t> device_map_;
+  DeviceBuffer<GatherStep> device_walk_;
   Stream stream_;
 };
 

@@ -22,6 +22,7 @@
 #include "cases/pangu/window_gather_case.h"
 #include "gpu/gpu_test_support.h"
 #include "layoutcheck/contract/gather_map.h"
+#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/device.h"
@@ -126,7 +127,7 @@ TEST(PanguLayerNorm, OtherWidthsAndMisalignedViewsAreRefusedBeforeAnyLaunch) {
   EXPECT_THROW(kernels::pangu_gather(buffer.data(), nullptr, buffer.data(), 2, 12, stream.get()),
                std::invalid_argument);
   // A view one fp16 into the buffer: off the 16-byte pieces the kernels move, refused.
-  DeviceBuffer<std::int32_t> map(std::vector<std::int32_t>{0, 1});
+  DeviceBuffer<GatherStep> map(std::vector<GatherStep>{{0, 0}, {1, 1}});
   EXPECT_THROW(kernels::pangu_layer_norm(buffer.data() + 1, buffer.data(), 1, 192, stream.get()),
                std::invalid_argument);
   EXPECT_THROW(kernels::pangu_add_layer_norm(buffer.data(), buffer.data(), buffer.data() + 8,
@@ -175,6 +176,12 @@ Halves cpu_gather(const Halves& x, const std::vector<std::int32_t>& map, std::in
   return out;
 }
 
+// A walk of a map, on the device.
+DeviceBuffer<GatherStep> device_walk(const std::vector<std::int32_t>& map, WalkOrder order) {
+  const std::vector<GatherStep> walk = gather_walk(map, order);
+  return DeviceBuffer<GatherStep>(std::span<const GatherStep>(walk));
+}
+
 TEST(PanguGather, IsTheContractsMapAndItsReverseRestoresTheGrid) {
   LC_REQUIRE_GPU();
   for (const auto& [lat, lon, channels] :
@@ -186,9 +193,10 @@ TEST(PanguGather, IsTheContractsMapAndItsReverseRestoresTheGrid) {
       const Halves x = random_rows(map.tokens, channels, 6);
       DeviceBuffer<std::uint16_t> in{std::span<const std::uint16_t>(x)},
           windows(map.slots.size() * static_cast<std::size_t>(channels)), back(x.size());
-      DeviceBuffer<std::int32_t> forward{std::span<const std::int32_t>(map.slots)};
+      const WalkOrder order = kernels::pangu_walk_order(channels);
+      DeviceBuffer<GatherStep> forward = device_walk(map.slots, order);
       const std::vector<std::int32_t> reverse = reverse_map(map);
-      DeviceBuffer<std::int32_t> backward{std::span<const std::int32_t>(reverse)};
+      DeviceBuffer<GatherStep> backward = device_walk(reverse, order);
       Stream stream;
       kernels::pangu_gather(in.data(), forward.data(), windows.data(),
                             static_cast<std::int64_t>(map.slots.size()), channels, stream.get());
@@ -221,7 +229,8 @@ std::vector<std::int32_t> scattered_map(std::int64_t slots, std::int64_t tokens)
 
 TEST(PanguGather, MovesTokensOfAnyWholePieceWidth) {
   LC_REQUIRE_GPU();
-  // One piece; a wave's two slots; 33, 65 and 129 pieces, past one and two steps of a wave.
+  // One piece; a wave's two slots; 33, 65 and 129 pieces, past one and two steps of a wave; each
+  // walked both ways (any order of the steps writes the same slots).
   for (const std::int64_t width : {8, 192, 256, 264, 384, 520, 1032}) {
     for (const std::int64_t slots : {1, 2, 7, 4099}) {
       SCOPED_TRACE(std::to_string(width) + " wide, " + std::to_string(slots) + " slots");
@@ -231,11 +240,15 @@ TEST(PanguGather, MovesTokensOfAnyWholePieceWidth) {
       DeviceBuffer<std::uint16_t> in{std::span<const std::uint16_t>(x)},
           out(static_cast<std::size_t>(slots * width));
       out.fill_bytes(0xff);
-      DeviceBuffer<std::int32_t> device_map{std::span<const std::int32_t>(map)};
       Stream stream;
-      kernels::pangu_gather(in.data(), device_map.data(), out.data(), slots, width, stream.get());
-      stream.synchronize();
-      EXPECT_EQ(out.to_host(), cpu_gather(x, map, width));
+      for (const WalkOrder order : {WalkOrder::by_token, WalkOrder::by_slot}) {
+        const DeviceBuffer<GatherStep> device_map = device_walk(map, order);
+        out.fill_bytes(0xff);
+        kernels::pangu_gather(in.data(), device_map.data(), out.data(), slots, width, stream.get());
+        stream.synchronize();
+        EXPECT_EQ(out.to_host(), cpu_gather(x, map, width))
+            << "walked by slot: " << (order == WalkOrder::by_slot);
+      }
     }
   }
 }
@@ -251,13 +264,16 @@ TEST(PanguLayerNormGather, OddSlotCountsAndPaddingAtEveryWidth) {
       DeviceBuffer<std::uint16_t> in{std::span<const std::uint16_t>(x)},
           out(static_cast<std::size_t>(slots * width));
       out.fill_bytes(0xff);
-      DeviceBuffer<std::int32_t> device_map{std::span<const std::int32_t>(map)};
       Stream stream;
-      kernels::pangu_layer_norm_gather(in.data(), device_map.data(), out.data(), slots, width,
-                                       stream.get());
-      stream.synchronize();
-      expect_close(out.to_host(), cpu_gather(cpu_layer_norm(x, width), map, width),
-                   "LayerNorm + gather");
+      for (const WalkOrder order : {WalkOrder::by_token, WalkOrder::by_slot}) {
+        const DeviceBuffer<GatherStep> device_map = device_walk(map, order);
+        out.fill_bytes(0xff);
+        kernels::pangu_layer_norm_gather(in.data(), device_map.data(), out.data(), slots, width,
+                                         stream.get());
+        stream.synchronize();
+        expect_close(out.to_host(), cpu_gather(cpu_layer_norm(x, width), map, width),
+                     order == WalkOrder::by_slot ? "walked by slot" : "walked by token");
+      }
     }
   }
 }
@@ -273,7 +289,7 @@ TEST(PanguKernels, OverlappedChainsEndWhereSerialOnesDo) {
   for (const std::int64_t width : {192, 384}) {
     const std::int64_t tokens = 33120, slots = 36864;
     const std::vector<std::int32_t> map = scattered_map(slots, tokens);
-    DeviceBuffer<std::int32_t> device_map{std::span<const std::int32_t>(map)};
+    DeviceBuffer<GatherStep> device_map = device_walk(map, kernels::pangu_walk_order(width));
     Halves start = random_rows(slots, width, 10);
     // [kernel] -> one step from buffers a, b to c, d (b and d only for add + LayerNorm).
     using Step = std::function<void(std::uint16_t*, std::uint16_t*, std::uint16_t*,
