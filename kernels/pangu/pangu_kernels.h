@@ -35,8 +35,9 @@ void pangu_add_layer_norm(const std::uint16_t* residual, const std::uint16_t* br
                           std::int64_t width, hipStream_t stream,
                           LaunchOrder order = LaunchOrder::serial);
 
-// The order the gathers are fastest in at this width: by token where a token is wider than 32
-// pieces (384 and 768 channels), by slot at 192 and below (kernels/pangu/DESIGN.md).
+// The order the gathers walk a map in at this width: by token where a token is wider than 32
+// pieces (measured faster at 384 and 768 channels), by slot up to 32 pieces (measured faster at
+// 192; kernels/pangu/DESIGN.md).
 WalkOrder pangu_walk_order(std::int64_t width);
 
 // The gathers follow a walk of the map (gather_walk.h; pangu_walk_order gives the order, any order

@@ -620,10 +620,10 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
       {"add + LayerNorm in groups of lanes, three packed pieces a lane",
        "2 to 4 % slower than one wave per row"},
       {"the gathers walked by slot (window order) at 384 and 768 channels",
-       "1.7 to 2.1 % slower than by source token (H100): scattered reads cost more than "
+       "1.7 to 2.2 % slower than by source token (H100): scattered reads cost more than "
        "scattered writes"},
       {"the gathers walked by source token at 192 channels",
-       "0.4 to 1.3 % slower than by slot (H100)"},
+       "0.6 to 1.5 % slower than by slot (H100)"},
   };
   const Stream stream(Stream::Kind::non_blocking);
   say("settling the launch cost outside any graph");

@@ -364,8 +364,8 @@ TEST(PanguProbes, TheGpuGatherIsExactlyTheContractsMapAndEachRowReadsItsOwn) {
     EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
   }
   {
-    // A token of 384 channels: the gather's one-slot-a-wave kernel, on a grid that pads every
-    // axis and wraps the shift.
+    // A token of 384 channels: the gather's group kernel, walked by source token, on a grid that
+    // pads every axis and wraps the shift.
     const CaseLayouts layouts =
         pangu_layouts("grid.yaml", "windows.shifted.yaml",
                       {{"Z", 2}, {"LAT", 7}, {"LON", 13}, {"C", 384}}, "x", "windows");
