@@ -2,15 +2,13 @@
 
 #include <map>
 #include <memory>
-#include <span>
 #include <utility>
-#include <vector>
 
+#include "cases/pangu/gpu/device_walk.h"
 #include "kernels/gemm.h"
 #include "kernels/pangu/pangu_block_kernels.h"
 #include "kernels/pangu/pangu_generic_kernels.h"
 #include "kernels/pangu/pangu_kernels.h"
-#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu_bench/graph_timing.h"
@@ -60,11 +58,6 @@ class ActivationPool {
 struct DeviceLinear {
   DeviceBuffer<std::uint16_t> weight, bias;
 };
-
-DeviceBuffer<GatherStep> upload_walk(std::span<const std::int32_t> map, std::int64_t width) {
-  const std::vector<GatherStep> walk = gather_walk(map, kernels::pangu_walk_order(width));
-  return DeviceBuffer<GatherStep>(std::span<const GatherStep>(walk));
-}
 
 struct DeviceBlock {
   DeviceBuffer<GatherStep> forward, reverse;  // the native path's walks of its maps

@@ -12,6 +12,7 @@
 #include "cases/pangu/block_stack.h"
 #include "cases/pangu/framework_window.h"
 #include "cases/pangu/gpu/block_stack_gpu.h"
+#include "cases/pangu/gpu/device_walk.h"
 #include "cases/pangu/model_gate.h"
 #include "kernels/gemm.h"
 #include "cases/pangu/layer_norm.h"
@@ -19,7 +20,6 @@
 #include "kernels/pangu/pangu_kernels.h"
 #include "layoutcheck/bench/statistics.h"
 #include "layoutcheck/contract/gather_map.h"
-#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/gpu/buffer.h"
@@ -352,8 +352,7 @@ class LevelBench {
     const std::size_t sets = sets_for(op.bytes);
     // [x, out, normalised x, padded, rolled] per set.
     auto buffers = make_sets(sets, {&x}, {slots * c, normalise ? n * c : 0, slots * c, slots * c});
-    const std::vector<GatherStep> walk = gather_walk(map.slots, kernels::pangu_walk_order(c));
-    const DeviceBuffer<GatherStep> device_walk{std::span<const GatherStep>(walk)};
+    const DeviceBuffer<GatherStep> device_walk = upload_walk(map.slots, c);
     const DeviceBuffer<std::int64_t> device_index{
         std::span<const std::int64_t>(framework.index)};
     const kernels::GridShape grid{level_.z, level_.lat, level_.lon, c};
@@ -439,8 +438,7 @@ class LevelBench {
     const std::size_t sets = sets_for(op.bytes);
     // [windows, out, unpermuted, unrolled] per set.
     auto buffers = make_sets(sets, {&gathered}, {n * c, slots * c, slots * c});
-    const std::vector<GatherStep> walk = gather_walk(back, kernels::pangu_walk_order(c));
-    const DeviceBuffer<GatherStep> device_walk{std::span<const GatherStep>(walk)};
+    const DeviceBuffer<GatherStep> device_walk = upload_walk(back, c);
     std::vector<std::int64_t> unindex(framework.index.size(), -1);
     for (std::size_t slot = 0; slot < framework.index.size(); ++slot)
       unindex[static_cast<std::size_t>(framework.index[slot])] = static_cast<std::int64_t>(slot);

@@ -1,7 +1,7 @@
 #include "cases/pangu/gpu/pangu_entry.h"
 
+#include "cases/pangu/gpu/device_walk.h"
 #include "kernels/pangu/pangu_kernels.h"
-#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/check.h"
 
@@ -26,8 +26,7 @@ void launch_pangu_call(const pangu::PanguCall& call, const std::vector<void*>& t
     case PanguOperator::window_reverse:
     case PanguOperator::layer_norm_gather: {
       const std::vector<std::int32_t> entries(call.map.begin(), call.map.end());
-      const std::vector<GatherStep> steps = gather_walk(entries, kernels::pangu_walk_order(width));
-      const DeviceBuffer<GatherStep> walk{std::span<const GatherStep>(steps)};
+      const DeviceBuffer<GatherStep> walk = upload_walk(entries, width);
       const std::int64_t from_rows = first[1], to_rows = call.tensors[1].shape[1];
       for (std::int64_t b = 0; b < first[0]; ++b) {
         const std::uint16_t* from = half(0) + b * from_rows * width;

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "cases/pangu/gpu/device_walk.h"
 #include "kernels/pangu/pangu_kernels.h"
 #include "layoutcheck/contract/gather_map.h"
-#include "layoutcheck/contract/gather_walk.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/stream.h"
 
@@ -45,8 +45,7 @@ class GpuTokenMover : public CaseRunner {
       refuse(layouts.at("windows"), "tokens of " + std::to_string(width) +
                                         " channels: the gather moves 16-byte pieces (8 fp16)");
     map_ = kind == Kind::reverse ? reverse_map(forward_) : forward_.slots;
-    const std::vector<GatherStep> walk = gather_walk(map_, kernels::pangu_walk_order(width));
-    device_walk_ = DeviceBuffer<GatherStep>(std::span<const GatherStep>(walk));
+    device_walk_ = upload_walk(map_, width);
   }
   std::string name() const override {
     return kind_ == Kind::gather    ? "pangu-window-gather:gpu"

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/pangu/gpu/device_walk.h"
 #include "cases/pangu/gpu/pangu_gpu_runners.h"
 #include "cases/pangu/layer_norm.h"
 #include "cases/pangu/layer_norm_case.h"
@@ -193,10 +194,9 @@ TEST(PanguGather, IsTheContractsMapAndItsReverseRestoresTheGrid) {
       const Halves x = random_rows(map.tokens, channels, 6);
       DeviceBuffer<std::uint16_t> in{std::span<const std::uint16_t>(x)},
           windows(map.slots.size() * static_cast<std::size_t>(channels)), back(x.size());
-      const WalkOrder order = kernels::pangu_walk_order(channels);
-      DeviceBuffer<GatherStep> forward = device_walk(map.slots, order);
+      DeviceBuffer<GatherStep> forward = upload_walk(map.slots, channels);
       const std::vector<std::int32_t> reverse = reverse_map(map);
-      DeviceBuffer<GatherStep> backward = device_walk(reverse, order);
+      DeviceBuffer<GatherStep> backward = upload_walk(reverse, channels);
       Stream stream;
       kernels::pangu_gather(in.data(), forward.data(), windows.data(),
                             static_cast<std::int64_t>(map.slots.size()), channels, stream.get());
@@ -289,7 +289,7 @@ TEST(PanguKernels, OverlappedChainsEndWhereSerialOnesDo) {
   for (const std::int64_t width : {192, 384}) {
     const std::int64_t tokens = 33120, slots = 36864;
     const std::vector<std::int32_t> map = scattered_map(slots, tokens);
-    DeviceBuffer<GatherStep> device_map = device_walk(map, kernels::pangu_walk_order(width));
+    DeviceBuffer<GatherStep> device_map = upload_walk(map, width);
     Halves start = random_rows(slots, width, 10);
     // [kernel] -> one step from buffers a, b to c, d (b and d only for add + LayerNorm).
     using Step = std::function<void(std::uint16_t*, std::uint16_t*, std::uint16_t*,
