@@ -55,6 +55,25 @@ TEST(OperatorReport, TargetsAreCheckedAgainstTheFloorTheBaselineAndTheFramework)
   EXPECT_TRUE(operator_findings(report).empty()) << "a missed target is not a finding";
 }
 
+TEST(OperatorReport, ASameSizeCopyIsShownBesideTheFloorAndInAMissedTarget) {
+  OperatorBenchReport report = report_with(2.0, 10.0);  // 50 % of copy BW
+  EXPECT_EQ(same_size_copy_fraction(report, report.operators[0]), std::nullopt);
+  EXPECT_EQ(render_operator_markdown(report).find("copy of the same bytes:"), std::string::npos);
+  report.operators[0].same_size_copy = summarize({1.25, 1.25, 1.25});  // 80 %
+  ASSERT_TRUE(same_size_copy_fraction(report, report.operators[0]));
+  EXPECT_NEAR(*same_size_copy_fraction(report, report.operators[0]), 0.8, 1e-12);
+  const auto misses = operator_target_misses(report);
+  ASSERT_FALSE(misses.empty());
+  EXPECT_NE(misses[0].find("(a copy of the same bytes: 80"), std::string::npos) << misses[0];
+  const std::string markdown = render_operator_markdown(report);
+  EXPECT_NE(markdown.find("| copy of the same bytes |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("(80"), std::string::npos) << markdown;
+  const Json json = operator_report_json(report);
+  const Json& op = json["operators"].items()[0];
+  EXPECT_DOUBLE_EQ(op["same_size_copy_us"].as_double(), 1.25);
+  EXPECT_NEAR(op["same_size_copy_fraction"].as_double(), 0.8, 1e-12);
+}
+
 TEST(OperatorReport, AnInvalidPathIsAFindingNamingItsGate) {
   OperatorBenchReport report = report_with(1.1, 10.0);
   report.operators[0].paths[1].gates = {{"reference", false, "3 of 1536 differ"}};

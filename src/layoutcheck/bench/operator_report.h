@@ -52,6 +52,9 @@ struct OperatorMeasurement {
   std::int64_t bytes = 0;  // the minimum: every input read once, every output written once
   std::vector<OperatorPath> paths;
   std::vector<FrameworkFigure> framework;
+  // A device-to-device copy of `bytes` (half read, half written), timed as the paths are: what
+  // moving this many bytes reaches, beside the floor taken from a copy of 1 GiB. Where measured.
+  std::optional<Summary> same_size_copy;
 
   const OperatorPath* path(const std::string& name) const;  // nullptr when absent
 };
@@ -114,5 +117,8 @@ const FrameworkFigure* framework_figure(const OperatorBenchReport& report,
                                         const OperatorMeasurement& op);
 double operator_bandwidth_fraction(const OperatorBenchReport& report, const OperatorMeasurement& op,
                                    const OperatorPath& path);
+// The fraction of the copy bandwidth the same-size copy reaches; nullopt where not measured.
+std::optional<double> same_size_copy_fraction(const OperatorBenchReport& report,
+                                              const OperatorMeasurement& op);
 
 }  // namespace layoutcheck

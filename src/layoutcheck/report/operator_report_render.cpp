@@ -79,7 +79,9 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
       << report.calls_per_graph << "; " << report.warmup_replays << " warm-up + " << report.replays
       << " timed replays, median [p10–p90]\n";
   out << "- floor = the operator's minimum bytes (inputs read once, outputs written once) ÷ copy "
-         "bandwidth; % of copy BW = floor ÷ median time\n";
+         "bandwidth; % of copy BW = floor ÷ median time; copy of the same bytes = a "
+         "device-to-device copy moving the operator's bytes, timed as the paths are (µs per call, "
+         "% of copy BW): what a call of this size reaches without any work\n";
   out << "- targets for " << report.candidate << ": ≥ "
       << format_percent(report.targets.copy_bandwidth_fraction) << " of copy bandwidth, ≥ "
       << format_ratio(report.targets.over_baseline) << " " << report.baseline
@@ -101,7 +103,7 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
           << (path.valid() ? "VALID" : "**INVALID**") << " | " << markdown_cell(gates_text(path))
           << " |\n";
 
-  out << "\n## Time per call\n\n| operator | shape | bytes | floor |";
+  out << "\n## Time per call\n\n| operator | shape | bytes | floor | copy of the same bytes |";
   std::vector<std::string> names;
   for (const OperatorMeasurement& op : report.operators)
     for (const OperatorPath& path : op.paths)
@@ -117,13 +119,17 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
   out << " " << report.candidate << " vs " << report.baseline << " |";
   if (!report.targets.framework_mode.empty())
     out << " " << report.candidate << " vs " << report.targets.framework_mode << " |";
-  out << "\n|---|---|---|---|";
+  out << "\n|---|---|---|---|---|";
   for (std::size_t i = 0; i < names.size() * 2 + modes.size() + 1; ++i) out << "---|";
   if (!report.targets.framework_mode.empty()) out << "---|";
   out << "\n";
   for (const OperatorMeasurement& op : report.operators) {
     out << "| " << op.name << " | " << op.shape << " | " << format_bytes(op.bytes) << " | "
-        << format_us(operator_floor_us(report, op)) << " |";
+        << format_us(operator_floor_us(report, op)) << " | "
+        << (op.same_size_copy ? format_us(op.same_size_copy->median) + " (" +
+                                    format_percent(*same_size_copy_fraction(report, op)) + ")"
+                              : "—")
+        << " |";
     for (const std::string& name : names) {
       const OperatorPath* path = op.path(name);
       if (path == nullptr)
@@ -181,13 +187,15 @@ Json operator_report_json(const OperatorBenchReport& report) {
     Json framework = Json::array();
     for (const FrameworkFigure& figure : op.framework)
       framework.push(Json::object().set("mode", figure.mode).set("us", figure.us));
-    operators.push(Json::object()
-                       .set("name", op.name)
-                       .set("shape", op.shape)
-                       .set("bytes", op.bytes)
-                       .set("floor_us", operator_floor_us(report, op))
-                       .set("paths", std::move(paths))
-                       .set("framework", std::move(framework)));
+    Json entry = Json::object()
+                     .set("name", op.name)
+                     .set("shape", op.shape)
+                     .set("bytes", op.bytes)
+                     .set("floor_us", operator_floor_us(report, op));
+    if (op.same_size_copy)
+      entry.set("same_size_copy_us", op.same_size_copy->median)
+          .set("same_size_copy_fraction", *same_size_copy_fraction(report, op));
+    operators.push(entry.set("paths", std::move(paths)).set("framework", std::move(framework)));
   }
   Json models = Json::array();
   for (const ModelMeasurement& model : report.models) {
