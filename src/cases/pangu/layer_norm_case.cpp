@@ -10,7 +10,7 @@
 namespace layoutcheck {
 namespace {
 
-enum class Fault {
+enum class LayerNormFault {
   none,
   rows_as_pairs,         // a kernel built for 2C: rows 2t and 2t+1 normalised as one
   partial_wave_dropped,  // statistics over 128 * floor(C / 128) channels: half2 lanes, one 64-wide
@@ -20,7 +20,7 @@ enum class Fault {
 
 class LayerNormRunner : public CaseRunner {
  public:
-  LayerNormRunner(const CaseLayouts& layouts, Fault fault)
+  LayerNormRunner(const CaseLayouts& layouts, LayerNormFault fault)
       : width_(layouts.at("x").fields.at(0).elements()),
         x_offset_(layouts.at("x").fields.at(0).offset_of_linear(0)),
         out_offset_(layouts.at("out").fields.at(0).offset_of_linear(0)),
@@ -30,16 +30,16 @@ class LayerNormRunner : public CaseRunner {
   void run(BufferSet& buffers) override {
     const HostBuffer& x = buffers.at("x");
     HostBuffer& out = buffers.at("out");
-    const std::int64_t group = fault_ == Fault::rows_as_pairs ? 2 : 1;
+    const std::int64_t group = fault_ == LayerNormFault::rows_as_pairs ? 2 : 1;
     for (std::int64_t first = 0; first < x.rows; first += group) {
       const std::int64_t rows = std::min(group, x.rows - first);
       std::vector<fp16_bits> row, normalised(static_cast<std::size_t>(rows * width_));
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t c = 0; c < width_; ++c)
           row.push_back(static_cast<fp16_bits>(x.bits((first + r) * x.row_stride + x_offset_ + c)));
-      if (fault_ == Fault::partial_wave_dropped) {
+      if (fault_ == LayerNormFault::partial_wave_dropped) {
         normalise_with_statistics_of(row, (width_ / 128) * 128, normalised);
-      } else if (fault_ == Fault::one_pass_statistics) {
+      } else if (fault_ == LayerNormFault::one_pass_statistics) {
         normalise_in_one_pass(row, normalised);
       } else {
         pangu::layer_norm_row(row, normalised);
@@ -83,7 +83,7 @@ class LayerNormRunner : public CaseRunner {
   }
 
   std::int64_t width_, x_offset_, out_offset_;
-  Fault fault_;
+  LayerNormFault fault_;
 };
 
 class LayerNormCase : public Case {
@@ -128,7 +128,7 @@ class LayerNormCase : public Case {
   }
 
   std::unique_ptr<CaseRunner> reference(const CaseLayouts& layouts) const override {
-    return std::make_unique<LayerNormRunner>(layouts, Fault::none);
+    return std::make_unique<LayerNormRunner>(layouts, LayerNormFault::none);
   }
   std::vector<std::pair<std::string, std::string>> mutants() const override {
     return {
@@ -142,11 +142,11 @@ class LayerNormCase : public Case {
   std::unique_ptr<CaseRunner> mutant(std::string_view name,
                                      const CaseLayouts& layouts) const override {
     if (name == "rows_as_pairs")
-      return std::make_unique<LayerNormRunner>(layouts, Fault::rows_as_pairs);
+      return std::make_unique<LayerNormRunner>(layouts, LayerNormFault::rows_as_pairs);
     if (name == "partial_wave_dropped")
-      return std::make_unique<LayerNormRunner>(layouts, Fault::partial_wave_dropped);
+      return std::make_unique<LayerNormRunner>(layouts, LayerNormFault::partial_wave_dropped);
     if (name == "one_pass_statistics")
-      return std::make_unique<LayerNormRunner>(layouts, Fault::one_pass_statistics);
+      return std::make_unique<LayerNormRunner>(layouts, LayerNormFault::one_pass_statistics);
     return nullptr;
   }
   void validate_layout(std::string_view buffer, const Contract& contract) const override {

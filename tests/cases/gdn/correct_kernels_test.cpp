@@ -10,13 +10,13 @@
 namespace layoutcheck {
 namespace {
 
-struct Case {
+struct SeedSweep {
   const char* name;
   GdnShape shape;
   int seeds;
 };
 
-class CorrectKernels : public testing::TestWithParam<Case> {};
+class CorrectKernels : public testing::TestWithParam<SeedSweep> {};
 
 TEST_P(CorrectKernels, GiveZeroFindingsOverManySeeds) {
   const GdnShape shape = GetParam().shape;
@@ -41,9 +41,9 @@ TEST_P(CorrectKernels, GiveZeroFindingsOverManySeeds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CorrectKernels,
-                         testing::Values(Case{"odd", {3, 9, 5, 7, 4}, 12},
-                                         Case{"one_value_head_per_key_head", {4, 4, 6, 3, 2}, 6},
-                                         Case{"wider", {2, 4, 16, 16, 4}, 3}),
+                         testing::Values(SeedSweep{"odd", {3, 9, 5, 7, 4}, 12},
+                                         SeedSweep{"one_value_head_per_key_head", {4, 4, 6, 3, 2}, 6},
+                                         SeedSweep{"wider", {2, 4, 16, 16, 4}, 3}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
