@@ -1,9 +1,11 @@
 #include "layoutcheck/gpu_bench/copy_bandwidth.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/check.h"
+#include "layoutcheck/gpu_bench/graph_timing.h"
 
 namespace layoutcheck::gpu {
 
@@ -33,6 +35,29 @@ CopyBandwidth measure_copy_bandwidth(const Stream& stream, std::int64_t bytes, i
   }
   result.copy = summarize(result.copy_us);
   return result;
+}
+
+std::vector<double> time_copy_of(const Stream& stream, std::int64_t bytes, std::size_t sets,
+                                 int calls, int warmup, int replays) {
+  if (bytes <= 0 || sets == 0 || calls <= 0) throw std::invalid_argument("copy: nothing to time");
+  constexpr std::int64_t kGrain = std::int64_t{1} << 16;
+  const std::int64_t copied = std::max(bytes / 2 / kGrain, std::int64_t{1}) * kGrain;
+  const auto size = static_cast<std::size_t>(copied);
+  std::vector<DeviceBuffer<unsigned char>> from, to;
+  for (std::size_t set = 0; set < sets; ++set) {
+    from.emplace_back(size).fill_bytes(0x5a);
+    to.emplace_back(size);
+  }
+  const Graph graph(stream, [&](hipStream_t s) {
+    for (int call = 0; call < calls; ++call) {
+      const std::size_t set = static_cast<std::size_t>(call) % sets;
+      LC_GPU_CHECK(
+          hipMemcpyAsync(to[set].data(), from[set].data(), size, hipMemcpyDeviceToDevice, s));
+    }
+  });
+  std::vector<double> us = time_graph_replays(graph, stream, warmup, replays, calls);
+  for (double& sample : us) sample *= static_cast<double>(bytes) / static_cast<double>(2 * copied);
+  return us;
 }
 
 }  // namespace layoutcheck::gpu

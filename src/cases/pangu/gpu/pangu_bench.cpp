@@ -23,7 +23,6 @@
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/gpu/buffer.h"
-#include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/stream.h"
 #include "layoutcheck/gpu_bench/copy_bandwidth.h"
@@ -198,34 +197,6 @@ OperatorPath run_path(const PathPlan& plan, const Stream& stream, const BenchReq
 std::size_t sets_for(std::int64_t bytes_per_call) {
   return static_cast<std::size_t>(std::clamp<std::int64_t>(
       (kRotationBytes + bytes_per_call - 1) / bytes_per_call, 2, kCallsPerGraph));
-}
-
-// A device-to-device copy of `bytes` (half read, half written), timed as the operators' paths
-// are: a graph of kCallsPerGraph copies over rotating buffers. The driver copied the 192-channel
-// gathers' halves (51.7 MB, a multiple of 2 KiB, not of 4 KiB) at two thirds of the speed of
-// 50.3 MB (a multiple of 4 KiB) on the H200, so the copy moves the largest multiple of 64 KiB
-// within the half and its time is scaled to the whole.
-Summary time_same_size_copy(std::int64_t bytes, const Stream& stream, const BenchRequest& request) {
-  constexpr std::int64_t kCopyGrain = std::int64_t{1} << 16;
-  const std::int64_t copied = std::max(bytes / 2 / kCopyGrain, std::int64_t{1}) * kCopyGrain;
-  const auto half = static_cast<std::size_t>(copied);
-  const std::size_t sets = sets_for(bytes);
-  std::vector<DeviceBuffer<unsigned char>> from, to;
-  for (std::size_t set = 0; set < sets; ++set) {
-    from.emplace_back(half).fill_bytes(0x5a);  // not zeros: nothing may shortcut a copy of zeros
-    to.emplace_back(half);
-  }
-  const Graph graph(stream, [&](hipStream_t s) {
-    for (int call = 0; call < kCallsPerGraph; ++call) {
-      const std::size_t set = static_cast<std::size_t>(call) % sets;
-      LC_GPU_CHECK(hipMemcpyAsync(to[set].data(), from[set].data(), half,
-                                  hipMemcpyDeviceToDevice, s));
-    }
-  });
-  std::vector<double> us = time_graph_replays(graph, stream, request.warmup_replays,
-                                              request.replays, kCallsPerGraph);
-  for (double& sample : us) sample *= static_cast<double>(bytes) / static_cast<double>(2 * copied);
-  return summarize(us);
 }
 
 std::string shape_text(const GridLevel& level) {
@@ -669,7 +640,9 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   }
   say("copies of each operator's bytes");
   for (OperatorMeasurement& op : report.operators)
-    op.same_size_copy = time_same_size_copy(op.bytes, stream, request);
+    op.same_size_copy = summarize(time_copy_of(stream, op.bytes, sets_for(op.bytes),
+                                               kCallsPerGraph, request.warmup_replays,
+                                               request.replays));
   for (const GridLevel& level : kLevels)
     report.models.push_back(block_stack(level, stream, request, say));
   report.buffer_sets = static_cast<std::int64_t>(sets_for(report.operators.front().bytes));
