@@ -214,9 +214,13 @@ std::string groups_text(const Grouping& grouping) {
 
 FieldStructure compare_field(const Field& producer, const Field& consumer,
                              const std::string& interleave_classification) {
-  FieldStructure field{
-      consumer.name,   producer.layout_string(), consumer.layout_string(),
-      producer.offset, consumer.offset,          changes_between(producer, consumer)};
+  FieldStructure field;
+  field.field = consumer.name;
+  field.producer_layout = producer.layout_string();
+  field.consumer_layout = consumer.layout_string();
+  field.producer_offset = producer.offset;
+  field.consumer_offset = consumer.offset;
+  field.changes = changes_between(producer, consumer);
   if (any_transformed(producer) || any_transformed(consumer)) {
     const bool same =
         field.producer_layout == field.consumer_layout && producer.offset == consumer.offset;

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "cases/pangu/block_stack.h"
+#include "cases/pangu/framework_figures.h"
 #include "cases/pangu/framework_window.h"
 #include "cases/pangu/gpu/block_stack_gpu.h"
 #include "cases/pangu/gpu/device_walk.h"
@@ -21,7 +23,6 @@
 #include "layoutcheck/bench/statistics.h"
 #include "layoutcheck/contract/gather_map.h"
 #include "layoutcheck/contract/parse.h"
-#include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/gpu/buffer.h"
 #include "layoutcheck/gpu/device.h"
 #include "layoutcheck/gpu/stream.h"
@@ -29,7 +30,6 @@
 #include "layoutcheck/gpu_bench/graph_timing.h"
 #include "layoutcheck/gpu_bench/launch_floor.h"
 #include "layoutcheck/gpu_bench/launch_state.h"
-#include "layoutcheck/render/json.h"
 
 namespace layoutcheck::gpu {
 namespace {
@@ -39,7 +39,6 @@ using Buffer = DeviceBuffer<std::uint16_t>;
 
 constexpr int kCallsPerGraph = 24;
 constexpr std::int64_t kRotationBytes = std::int64_t{1} << 30;  // well past the L2 of any GPU
-constexpr const char* kTorchCompile = "torch.compile + CUDA graph";
 constexpr std::int64_t kStackBlocks = 2;  // one unshifted block, one shifted: Pangu's pair
 constexpr int kChainCalls = 8;            // calls in the overlapped-launch gate's chain
 
@@ -554,37 +553,17 @@ ModelMeasurement block_stack(const GridLevel& level, const Stream& stream,
   return model;
 }
 
-// scripts/pangu-framework-bench.py --json: {"operators": [{"operator", "shape": [1, tokens, C],
-// "compile": {"median_us"}, "eager_graph": {"median_us"}}, ...]}, the operators named as here.
-void attach_framework_figures(const std::string& file, OperatorBenchReport& report) {
-  if (file.empty()) return;
-  try {
-    const Json figures = Json::parse(read_file_capped(file, 1 << 22, "framework figures"));
-    for (const Json& entry : figures["operators"].items()) {
-      std::string shape;
-      for (const Json& size : entry["shape"].items())
-        shape += (shape.empty() ? "[" : ",") + std::to_string(size.as_int());
-      shape += "]";
-      for (OperatorMeasurement& op : report.operators) {
-        if (op.name != entry["operator"].as_string() || op.shape.rfind(shape, 0) != 0) continue;
-        for (const auto& [key, mode] : {std::pair{"compile", kTorchCompile},
-                                        std::pair{"eager_graph", "eager + CUDA graph"}})
-          if (const Json* timing = entry[key].find("median_us"))
-            op.framework.push_back({mode, timing->as_double()});
-      }
-    }
-  } catch (const std::logic_error& error) {  // a member missing or of the wrong kind
-    throw std::runtime_error(file + ": not a framework figures file: " + error.what());
-  } catch (const std::runtime_error& error) {
-    throw std::runtime_error(file + ": " + error.what());
-  }
-}
-
 }  // namespace
 
 OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProgress& say) {
   const DeviceInfo& device = current_device();
   OperatorBenchReport report;
+  // Figures from another GPU are refused before anything is timed.
+  std::optional<pangu::FrameworkFigures> framework;
+  if (!request.framework_figures.empty()) {
+    framework = pangu::load_framework_figures(request.framework_figures);
+    pangu::require_same_device(*framework, device.name);
+  }
   report.case_name = "pangu";
   report.command = request.command;
   report.device = device.name + " (" + device.arch + ", " +
@@ -599,7 +578,7 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   report.calls_per_graph = kCallsPerGraph;
   report.baseline = "generic";
   report.candidate = "native";
-  report.targets.framework_mode = request.framework_figures.empty() ? "" : kTorchCompile;
+  report.targets.framework_mode = framework ? pangu::kTorchCompile : "";
   report.not_merged = {
       {"one-pass LayerNorm statistics (sum and sum of squares)",
        "loses the spread of a large-mean row (the large-mean value probe)"},
@@ -646,7 +625,7 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   for (const GridLevel& level : kLevels)
     report.models.push_back(block_stack(level, stream, request, say));
   report.buffer_sets = static_cast<std::int64_t>(sets_for(report.operators.front().bytes));
-  attach_framework_figures(request.framework_figures, report);
+  if (framework) pangu::attach_framework_figures(*framework, report.operators);
   return report;
 }
 

@@ -12,8 +12,8 @@
 
 namespace layoutcheck::gpu {
 
-// @post throws GpuError when there is no GPU, InputError (rule "usage") when the framework
-//       figures file cannot be read.
+// @post throws GpuError when there is no GPU, InputError when the framework figures file cannot
+//       be read or was measured on another GPU (framework_figures.h), before anything is timed.
 OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProgress& say);
 
 }  // namespace layoutcheck::gpu

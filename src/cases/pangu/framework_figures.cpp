@@ -1,0 +1,93 @@
+#include "cases/pangu/framework_figures.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/render/json.h"
+
+namespace layoutcheck::pangu {
+namespace {
+
+constexpr std::size_t kMaxFileBytes = std::size_t{1} << 22;
+
+[[noreturn]] void fail(const std::string& file, std::string message, std::string fix = "") {
+  Diagnostic diagnostic;
+  diagnostic.where.file = file;
+  diagnostic.rule = "framework-figures";
+  diagnostic.message = std::move(message);
+  diagnostic.fix = std::move(fix);
+  throw InputError(std::move(diagnostic));
+}
+
+std::string shape_text(const Json& shape) {
+  std::string text;
+  for (const Json& size : shape.items()) {
+    if (size.as_int() <= 0) throw std::logic_error("a shape's sizes are positive");
+    text += (text.empty() ? "[" : ",") + std::to_string(size.as_int());
+  }
+  if (text.empty()) throw std::logic_error("a shape has at least one size");
+  return text + "]";
+}
+
+}  // namespace
+
+FrameworkFigures load_framework_figures(const std::string& file) {
+  FrameworkFigures figures;
+  figures.file = file;
+  Json document;
+  try {
+    document = Json::parse(read_file_capped(file, kMaxFileBytes, "framework figures"));
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::runtime_error& error) {  // JSON line:column: what
+    fail(file, error.what());
+  }
+  const char* fix = "write it with scripts/pangu-framework-bench.py --json on the GPU the bench runs on";
+  try {
+    const Json* device = document.find("device");
+    if (device == nullptr || device->as_string().empty())
+      fail(file, "names no device the figures were measured on", fix);
+    figures.device = device->as_string();
+    for (const Json& entry : document["operators"].items()) {
+      FrameworkFigures::Operator op;
+      op.name = entry["operator"].as_string();
+      op.shape = shape_text(entry["shape"]);
+      for (const auto& [key, mode] :
+           {std::pair{"compile", kTorchCompile}, std::pair{"eager_graph", kEagerGraph}}) {
+        const Json* timing = entry.find(key);
+        const Json* median = timing != nullptr ? timing->find("median_us") : nullptr;
+        if (median == nullptr) continue;  // a compile that failed records its error instead
+        const double us = median->as_double();
+        if (!std::isfinite(us) || us <= 0)
+          fail(file, op.name + " " + op.shape + ": " + key + " median_us is not a positive time",
+               fix);
+        op.figures.push_back({mode, us});
+      }
+      figures.operators.push_back(std::move(op));
+    }
+  } catch (const std::logic_error& error) {  // a member missing or of the wrong kind
+    fail(file, std::string("not a framework figures file: ") + error.what(), fix);
+  }
+  return figures;
+}
+
+void require_same_device(const FrameworkFigures& figures, const std::string& device) {
+  if (figures.device != device)
+    fail(figures.file,
+         "framework figures measured on " + printable(figures.device) + ", not on this " +
+             printable(device) + ": a comparison across GPUs says nothing about the kernels",
+         "measure them here: scripts/pangu-framework-bench.py --json FILE");
+}
+
+void attach_framework_figures(const FrameworkFigures& figures,
+                              std::vector<OperatorMeasurement>& operators) {
+  for (const FrameworkFigures::Operator& entry : figures.operators)
+    for (OperatorMeasurement& op : operators)
+      if (op.name == entry.name && op.shape.rfind(entry.shape, 0) == 0)
+        op.framework.insert(op.framework.end(), entry.figures.begin(), entry.figures.end());
+}
+
+}  // namespace layoutcheck::pangu

@@ -1,0 +1,40 @@
+// A framework's figures for Pangu's operators, as scripts/pangu-framework-bench.py --json writes
+// them: the GPU they were measured on and, per operator and shape, torch.compile's and eager
+// PyTorch's median µs per call, each captured in a CUDA graph. The bench holds the native path to
+// beat them on the same GPU, so figures from another GPU are refused, not compared.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "layoutcheck/bench/operator_report.h"
+
+namespace layoutcheck::pangu {
+
+inline constexpr const char* kTorchCompile = "torch.compile + CUDA graph";
+inline constexpr const char* kEagerGraph = "eager + CUDA graph";
+
+struct FrameworkFigures {
+  struct Operator {
+    std::string name;   // as the bench names it: "LayerNorm", "window gather", ...
+    std::string shape;  // "[1,33120,384]": the bench's shape begins with it
+    std::vector<FrameworkFigure> figures;
+  };
+  std::string file;
+  std::string device;  // "NVIDIA H200", as the CUDA runtime names it
+  std::vector<Operator> operators;
+};
+
+// @post throws InputError naming the file for a file that cannot be read, is not JSON, lacks a
+//       member, names no device, or holds a figure that is not a positive number of µs.
+FrameworkFigures load_framework_figures(const std::string& file);
+
+// @post throws InputError when the figures were measured on a GPU not named `device`.
+void require_same_device(const FrameworkFigures& figures, const std::string& device);
+
+// Puts each operator's figures beside the measurement of that name whose shape begins with the
+// figures' shape. A measurement left without one misses its framework target (operator_report.h).
+void attach_framework_figures(const FrameworkFigures& figures,
+                              std::vector<OperatorMeasurement>& operators);
+
+}  // namespace layoutcheck::pangu
