@@ -116,5 +116,22 @@ TEST(ProfileErrors, MalformedInputNamesItsLine) {
   EXPECT_THAT(error_of("{\"events\": []}"), HasSubstr("no \"traceEvents\" array"));
 }
 
+// Times that cannot be: device time spent by no call, a negative or non-numeric duration.
+TEST(ProfileErrors, ImpossibleTimesAreErrorsNotFigures) {
+  const std::string header =
+      "----  ----------  ----------\nName   Self CUDA  # of Calls\n----  ----------  ----------\n";
+  EXPECT_THAT(error_of(header + "a::b    35.2ms           0\n----  ----------  ----------\n"),
+              HasSubstr("p.txt:4:1: error[profile]: '# of Calls' of a::b is 0 but its device "
+                        "time is '35.2ms'"));
+  EXPECT_EQ(error_of(header + "a::b     0.0us           0\n----  ----------  ----------\n"), "");
+  const auto trace = [](const std::string& dur) {
+    return "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+           "\"dur\": " + dur + "}]}";
+  };
+  EXPECT_EQ(error_of(trace("12.5")), "");
+  EXPECT_THAT(error_of(trace("-3")), HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
+  EXPECT_THAT(error_of(trace("\"3us\"")), HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
+}
+
 }  // namespace
 }  // namespace layoutcheck

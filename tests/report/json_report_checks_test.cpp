@@ -77,6 +77,36 @@ TEST(JsonReportChecks, TheNegativeControlIsWhatTheCaseSays) {
                         "control, but is recorded as true"));
 }
 
+// The bounds are the case's: a file that loosens one, or turns a required gate off, is refused,
+// whatever its paths' numbers. A stricter bound is the file's to keep.
+TEST(JsonReportChecks, ThresholdsNoLooserThanTheCasesAndNoRequiredGateOff) {
+  EXPECT_EQ(load_error(replaced(synthetic_json(), {"thresholds", "output_rel_l2"}, 10.0)),
+            "bench report JSON: thresholds.output_rel_l2: gdn-decode holds paths to 0.01, the "
+            "file to 10");
+  EXPECT_THAT(load_error(replaced(synthetic_json(), {"thresholds", "state_rel_l2"}, -1.0)),
+              HasSubstr("thresholds.state_rel_l2: gdn-decode holds paths to 1e-05, the file to -1"));
+  EXPECT_THAT(
+      load_error(replaced(synthetic_json(), {"thresholds", "multi_step_state_rel_l2"}, 1e-3)),
+      HasSubstr("thresholds.multi_step_state_rel_l2"));
+  EXPECT_EQ(load_error(replaced(synthetic_json(), {"thresholds", "require_multi_step"}, false)),
+            "bench report JSON: thresholds.require_multi_step: gdn-decode requires that gate; the "
+            "file turns it off");
+  EXPECT_THAT(load_error(replaced(synthetic_json(), {"thresholds", "require_determinism"}, false)),
+              HasSubstr("thresholds.require_determinism"));
+  // Stricter: the recorded verdicts are then re-judged by it (native's 1e-3-level errors fail).
+  EXPECT_THAT(load_error(replaced(synthetic_json(), {"thresholds", "output_rel_l2"}, 1e-9)),
+              HasSubstr("recorded verdict VALID but its gates fail"));
+}
+
+TEST(JsonReportChecks, EveryDeclaredPathIsRecordedTheNegativeControlToo) {
+  const Json json = synthetic_json();
+  Json paths = Json::array();
+  for (int i = 0; i < 3; ++i) paths.push(at(json, {"paths", i}));
+  EXPECT_EQ(load_error(replaced(json, {"paths"}, paths)),
+            "bench report JSON: paths: 'upstream-direct' is missing (gdn-decode runs every path "
+            "it declares)");
+}
+
 struct Nonsense {
   const char* what;
   std::function<Json(const Json&)> edit;

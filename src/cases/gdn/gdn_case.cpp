@@ -88,7 +88,8 @@ class GdnCase : public Case {
           false},
          {kGdnNative, "the fused kernel built for the flat layout", false},
          {kGdnUpstreamDirect, "the interleaved kernel fed flat buffers (must come out INVALID)",
-          true}}};
+          true}},
+        GateThresholds{}};  // the bench's own (gdn_decode_bench.cpp)
   }
   void validate_bench(const BenchRequest& request) const override {
     GdnBenchOptions options = gdn_bench_options(request);

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "layoutcheck/bench/gates.h"
+
 namespace layoutcheck {
 
 struct BenchRequest {
@@ -45,6 +47,9 @@ struct BenchDeclaration {
   std::string report_name;           // the case name its reports carry ("gdn-decode")
   std::vector<std::string> sizes;    // the sizes every report records ("H", "HV", ...)
   std::vector<BenchPathSpec> paths;  // in report order, the baseline first
+  // The bounds its gates hold paths to: a recorded report re-rendered with --from may hold its
+  // paths to stricter ones, never to looser ones, and may drop no required gate.
+  GateThresholds thresholds;
 };
 
 }  // namespace layoutcheck

@@ -2,6 +2,7 @@
 // CPU operators ("cat": "cpu_op"), the device kernels, copies and sets ("kernel", "gpu_memcpy",
 // "gpu_memset") and the runtime calls ("cuda_runtime", "cuda_driver"). A kernel's time belongs to
 // the operator whose "External id" it carries; operators are grouped by name and input dims.
+#include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
@@ -29,6 +30,19 @@ std::optional<double> number_member(const Json& event, std::string_view key) {
   if (value->kind() == Json::Kind::integer || value->kind() == Json::Kind::number)
     return value->as_double();
   return std::nullopt;
+}
+
+// An event's "dur" in µs, 0 where it has none; a negative, infinite or non-numeric one is an
+// error naming the event, never a time.
+double duration(const std::string& file, const Json& event, std::size_t index,
+                const std::string& name) {
+  const Json* value = event.find("dur");
+  if (value == nullptr) return 0;
+  const std::optional<double> us = number_member(event, "dur");
+  if (!us || !std::isfinite(*us) || *us < 0)
+    fail(file, "traceEvents[" + std::to_string(index) + "] (" + printable(name) +
+                   "): \"dur\" is not a duration in µs (a number, 0 or more)");
+  return *us;
 }
 
 std::optional<std::int64_t> external_id(const Json& event) {
@@ -83,7 +97,8 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     return op;
   };
   // Operators first, so that every kernel finds the operator of its id.
-  for (const Json& event : events->items()) {
+  for (std::size_t index = 0; index < events->items().size(); ++index) {
+    const Json& event = events->items()[index];
     const std::string* phase = string_member(event, "ph");
     const std::string* category = string_member(event, "cat");
     const std::string* name = string_member(event, "name");
@@ -92,33 +107,34 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
       const std::string dims = input_dims(event);
       ProfiledOperator& op = entry(*name, dims);
       ++op.calls;
-      op.cpu_us += number_member(event, "dur").value_or(0);
+      op.cpu_us += duration(file, event, index, *name);
       if (const auto id = external_id(event)) op_of_id[*id] = {*name, dims};
     }
   }
   Profile profile;
   profile.source = "chrome trace";
-  for (const Json& event : events->items()) {
+  for (std::size_t index = 0; index < events->items().size(); ++index) {
+    const Json& event = events->items()[index];
     const std::string* phase = string_member(event, "ph");
     const std::string* category = string_member(event, "cat");
     const std::string* name = string_member(event, "name");
     if (!phase || *phase != "X" || !category || !name) continue;
-    const double duration = number_member(event, "dur").value_or(0);
+    const double us = duration(file, event, index, *name);
     if (*category == "kernel" || *category == "gpu_memcpy" || *category == "gpu_memset") {
-      profile.device_total_us += duration;
+      profile.device_total_us += us;
       const auto id = external_id(event);
       const auto owner = id ? op_of_id.find(*id) : op_of_id.end();
       ProfiledOperator& op = owner != op_of_id.end()
                                  ? by_key[owner->second]
                                  : entry(*name, "");  // a kernel no operator launched
       if (owner == op_of_id.end()) ++op.calls;
-      op.device_us += duration;
+      op.device_us += us;
     } else if (*category == "cuda_runtime" || *category == "cuda_driver") {
       const OperatorKind kind = operator_kind(*name);
       if (kind != OperatorKind::synchronisation && kind != OperatorKind::allocation) continue;
       ProfiledOperator& op = entry(*name, "");
       ++op.calls;
-      op.cpu_us += duration;
+      op.cpu_us += us;
     }
   }
   for (auto& [key, op] : by_key) {

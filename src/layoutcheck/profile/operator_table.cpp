@@ -159,6 +159,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
            "'" + device->name + "' of " + op.name + " is '" + device_time +
                "', not a time (a number with s, ms, us or ns)");
     op.device_us = *device_us;
+    if (op.calls == 0 && op.device_us > 0)
+      fail(file, line.number,
+           "'# of Calls' of " + op.name + " is 0 but its device time is '" + device_time +
+               "': no per-call time can come of it");
     if (cpu) op.cpu_us = microseconds(cell(line.text, *cpu)).value_or(0);
     if (shapes) {
       op.input_shapes = cell(line.text, *shapes);

@@ -63,6 +63,47 @@ void check_problem(const BenchReport& report, const BenchDeclaration& declared) 
                                                 sizes_text(declared.sizes) + ")");
 }
 
+std::string bound_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+// A verdict is re-judged by the case's bounds, not the file's: a file may be stricter, never
+// looser, and may not turn off a gate the case requires.
+void check_thresholds(const BenchReport& report, const BenchDeclaration& declared) {
+  const GateThresholds& recorded = report.thresholds;
+  const GateThresholds& bounds = declared.thresholds;
+  const auto no_looser = [&](const char* member, double value, double bound) {
+    if (!(value >= 0 && value <= bound))
+      reject_report_member(std::string("thresholds.") + member,
+                           declared.report_name + " holds paths to " + bound_text(bound) +
+                               ", the file to " + bound_text(value));
+  };
+  no_looser("output_rel_l2", recorded.output_rel_l2, bounds.output_rel_l2);
+  no_looser("state_rel_l2", recorded.state_rel_l2, bounds.state_rel_l2);
+  no_looser("multi_step_output_rel_l2", recorded.multi_step_output_rel_l2,
+            bounds.multi_step_output_rel_l2);
+  no_looser("multi_step_state_rel_l2", recorded.multi_step_state_rel_l2,
+            bounds.multi_step_state_rel_l2);
+  const auto kept = [&](const char* member, bool value, bool required) {
+    if (required && !value)
+      reject_report_member(std::string("thresholds.") + member,
+                           declared.report_name + " requires that gate; the file turns it off");
+  };
+  kept("require_multi_step", recorded.require_multi_step, bounds.require_multi_step);
+  kept("require_determinism", recorded.require_determinism, bounds.require_determinism);
+}
+
+// Every path the case declares, its negative control too: a control left out would hide that
+// it came out VALID.
+void check_declared_paths(const BenchReport& report, const BenchDeclaration& declared) {
+  for (const BenchPathSpec& spec : declared.paths)
+    if (report.path(spec.name) == nullptr)
+      reject_report_member("paths", "'" + spec.name + "' is missing (" + declared.report_name +
+                                        " runs every path it declares)");
+}
+
 void check_names(const BenchReport& report) {
   if (report.paths.empty()) reject_report_member("paths", "no path recorded");
   for (std::size_t i = 0; i < report.paths.size(); ++i)
@@ -208,6 +249,8 @@ void check_recorded_report(const BenchReport& report) {
   const BenchDeclaration declared = *subject->bench();
   check_problem(report, declared);
   check_names(report);
+  check_thresholds(report, declared);
+  check_declared_paths(report, declared);
   for (std::size_t i = 0; i < report.paths.size(); ++i)
     check_path(indexed("paths", i), report, declared, report.paths[i]);
 }
