@@ -109,6 +109,46 @@ TEST(OperatorReport, EndToEndGateWantsTheCandidateFasterAndNoLarger) {
   EXPECT_NE(operator_findings(report)[0].find("INVALID: model gate"), std::string::npos);
 }
 
+// A gate that could not run is a finding, never a pass: a path missing, or one without its time
+// or its device memory.
+TEST(OperatorReport, AnEndToEndGateThatCouldNotRunIsAFinding) {
+  OperatorBenchReport report = report_with(1.1, 10.0);
+  ModelMeasurement model{"Pangu-lite block stack, 2 blocks", "[1,131040,192]", "GEMMs cuBLAS",
+                         4 << 20, {}};
+  model.paths = {timed("generic", 900, 600 << 20)};
+  report.models.push_back(model);
+  ASSERT_EQ(operator_findings(report).size(), 1u);
+  EXPECT_NE(operator_findings(report)[0].find("end-to-end gate not run: native path missing"),
+            std::string::npos)
+      << operator_findings(report)[0];
+  report.models[0].paths.push_back(timed("native", 700));  // no device memory measured
+  ASSERT_EQ(operator_findings(report).size(), 1u);
+  EXPECT_NE(operator_findings(report)[0].find("no time or no device memory"), std::string::npos);
+}
+
+TEST(OperatorReport, NoOperatorMeasuredMeetsNoTarget) {
+  OperatorBenchReport report = report_with(1.1, 10.0);
+  report.operators.clear();
+  ASSERT_EQ(operator_target_misses(report).size(), 1u);
+  EXPECT_EQ(operator_target_misses(report)[0], "no operator measured");
+  EXPECT_EQ(render_operator_markdown(report).find("Every operator meets every target"),
+            std::string::npos);
+}
+
+TEST(OperatorReport, TheHeaderSaysHowManyBufferSetsEachOperatorRotatesOver) {
+  OperatorBenchReport report = report_with(1.1, 10.0);
+  report.calls_per_graph = 24;
+  report.rotation_bytes = std::int64_t{1} << 30;
+  report.operators[0].buffer_sets = 6;
+  report.operators.push_back(report.operators[0]);
+  report.operators[1].buffer_sets = 22;
+  const std::string markdown = render_operator_markdown(report);
+  EXPECT_NE(markdown.find("24 calls over 6 to 22 sets of buffers in turn, as many as make 1.07 GB"),
+            std::string::npos)
+      << markdown;
+  EXPECT_EQ(operator_report_json(report)["operators"].items()[1]["buffer_sets"].as_int(), 22);
+}
+
 // What `layoutcheck bench --case pangu` prints, in its order: the gates first (a path is timed
 // only once VALID), each operator at each shape with the baseline beside the candidate, the block
 // stack, the targets, and the prototypes that were not merged.

@@ -51,15 +51,22 @@ FrameworkFigures load_framework_figures(const std::string& file) {
     if (device == nullptr || device->as_string().empty())
       fail(file, "names no device the figures were measured on", fix);
     figures.device = device->as_string();
+    const Json* method = document.find("method");
+    if (method == nullptr)
+      fail(file, "records no timing method (calls per graph, rotation bytes)", fix);
+    figures.calls_per_graph = (*method)["calls_per_graph"].as_int();
+    figures.rotation_bytes = (*method)["rotation_bytes"].as_int();
     for (const Json& entry : document["operators"].items()) {
       FrameworkFigures::Operator op;
       op.name = entry["operator"].as_string();
       op.shape = shape_text(entry["shape"]);
+      const bool compiled_checked = entry["check"]["passed"].as_bool();
       for (const auto& [key, mode] :
            {std::pair{"compile", kTorchCompile}, std::pair{"eager_graph", kEagerGraph}}) {
         const Json* timing = entry.find(key);
         const Json* median = timing != nullptr ? timing->find("median_us") : nullptr;
         if (median == nullptr) continue;  // a compile that failed records its error instead
+        if (key == std::string("compile") && !compiled_checked) continue;
         const double us = median->as_double();
         if (!std::isfinite(us) || us <= 0)
           fail(file, op.name + " " + op.shape + ": " + key + " median_us is not a positive time",
@@ -74,12 +81,21 @@ FrameworkFigures load_framework_figures(const std::string& file) {
   return figures;
 }
 
-void require_same_device(const FrameworkFigures& figures, const std::string& device) {
+void require_comparable(const FrameworkFigures& figures, const std::string& device,
+                        std::int64_t calls_per_graph, std::int64_t rotation_bytes) {
+  const char* fix = "measure them here: scripts/pangu-framework-bench.py --json FILE";
   if (figures.device != device)
     fail(figures.file,
          "framework figures measured on " + printable(figures.device) + ", not on this " +
              printable(device) + ": a comparison across GPUs says nothing about the kernels",
-         "measure them here: scripts/pangu-framework-bench.py --json FILE");
+         fix);
+  if (figures.calls_per_graph != calls_per_graph || figures.rotation_bytes != rotation_bytes)
+    fail(figures.file,
+         "framework figures timed as " + std::to_string(figures.calls_per_graph) +
+             " calls a graph over " + std::to_string(figures.rotation_bytes) +
+             " bytes of inputs, the bench times " + std::to_string(calls_per_graph) + " over " +
+             std::to_string(rotation_bytes) + ": a comparison across methods says nothing",
+         fix);
 }
 
 void attach_framework_figures(const FrameworkFigures& figures,

@@ -163,7 +163,8 @@ class LayerNormCase : public Case {
         "pangu",
         {},
         {{"generic", "the framework's path: general kernels, one per framework operator", false},
-         {"native", "the specialised kernels (kernels/pangu/DESIGN.md)", false}}};
+         {"native", "the specialised kernels (kernels/pangu/DESIGN.md)", false}},
+        GateThresholds{}};
   }
   // Its knobs are the operators' real shapes, not batches, layers or steps.
   void validate_bench(const BenchRequest& request) const override {

@@ -17,7 +17,7 @@ std::string scientific(double value) {
 }  // namespace
 
 bool ChannelComparison::passed(double tolerance) const {
-  return channels > 0 && worst <= tolerance && misordered.empty();
+  return channels > 0 && tokens > 0 && worst <= tolerance && misordered.empty();
 }
 
 std::string ChannelComparison::summary(double tolerance) const {

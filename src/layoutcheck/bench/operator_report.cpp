@@ -69,14 +69,25 @@ std::vector<std::string> operator_findings(const OperatorBenchReport& report) {
       if (!path.valid()) found.push_back(invalid_path(where, path));
     const OperatorPath* candidate = model.path(report.candidate);
     const OperatorPath* baseline = model.path(report.baseline);
-    if (candidate == nullptr || baseline == nullptr || !candidate->valid() || !baseline->valid())
+    // The gate can only pass on both paths run, timed and measured; anything less is a finding.
+    if (candidate == nullptr || baseline == nullptr) {
+      found.push_back(where + ": end-to-end gate not run: " +
+                      (candidate == nullptr ? report.candidate : report.baseline) +
+                      " path missing");
       continue;
+    }
+    if (!candidate->valid() || !baseline->valid()) continue;  // named above
+    if (!candidate->time || !baseline->time || !candidate->device_bytes ||
+        !baseline->device_bytes) {
+      found.push_back(where + ": end-to-end gate not run: a path has no time or no device memory "
+                              "measured");
+      continue;
+    }
     const std::optional<double> ratio = model_speedup(model, report.candidate, report.baseline);
     if (ratio && *ratio <= 1.0)
       found.push_back(where + ": end-to-end gate failed: " + report.candidate + " is " +
                       format_ratio(*ratio) + " " + report.baseline + ", not faster");
-    if (candidate->device_bytes && baseline->device_bytes &&
-        *candidate->device_bytes > *baseline->device_bytes)
+    if (*candidate->device_bytes > *baseline->device_bytes)
       found.push_back(where + ": end-to-end gate failed: " + report.candidate + " holds " +
                       format_bytes(*candidate->device_bytes) + " of device memory, " +
                       report.baseline + " " + format_bytes(*baseline->device_bytes));
@@ -106,6 +117,7 @@ std::optional<double> same_size_copy_fraction(const OperatorBenchReport& report,
 std::vector<std::string> operator_target_misses(const OperatorBenchReport& report) {
   std::vector<std::string> misses;
   const OperatorTargets& targets = report.targets;
+  if (report.operators.empty()) misses.push_back("no operator measured");
   for (const OperatorMeasurement& op : report.operators) {
     const OperatorPath* candidate = op.path(report.candidate);
     const std::string where = op.name + " " + op.shape + ": ";

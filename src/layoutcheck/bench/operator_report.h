@@ -55,6 +55,7 @@ struct OperatorMeasurement {
   // A device-to-device copy of `bytes` (half read, half written), timed as the paths are: what
   // moving this many bytes reaches, beside the floor taken from a copy of 1 GiB. Where measured.
   std::optional<Summary> same_size_copy;
+  std::int64_t buffer_sets = 0;  // distinct input/output sets its calls rotate over
 
   const OperatorPath* path(const std::string& name) const;  // nullptr when absent
 };
@@ -87,7 +88,7 @@ struct OperatorBenchReport {
   int warmup_replays = 0;
   int replays = 0;
   std::int64_t calls_per_graph = 0;  // operator calls captured in one graph, over rotating buffers
-  std::int64_t buffer_sets = 0;      // distinct input/output sets the calls rotate over
+  std::int64_t rotation_bytes = 0;   // the buffer sets of an operator add up to at least this
   CopyBandwidth copy_bandwidth;
   std::optional<LaunchFloor> launch_floor;
   std::string baseline;   // "generic"

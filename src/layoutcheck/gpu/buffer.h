@@ -68,6 +68,7 @@ class DeviceBuffer {
   void upload(std::span<const T> host) {
     if (host.size() != count_) throw GpuError("DeviceBuffer::upload: size mismatch");
     if (count_ > 0) LC_GPU_CHECK(hipMemcpy(data_, host.data(), bytes(), hipMemcpyHostToDevice));
+    settle();
   }
   void download(std::span<T> host) const {
     if (host.size() != count_) throw GpuError("DeviceBuffer::download: size mismatch");
@@ -86,6 +87,7 @@ class DeviceBuffer {
   // Every byte set to byte_value (poisoning before a run proves every element is written).
   void fill_bytes(int byte_value) {
     if (count_ > 0) LC_GPU_CHECK(hipMemset(data_, byte_value, bytes()));
+    settle();
   }
 
   std::size_t guard_bytes() const { return guard_bytes_; }
@@ -94,6 +96,7 @@ class DeviceBuffer {
     if (guard_bytes_ > 0)
       LC_GPU_CHECK(
           hipMemset(reinterpret_cast<std::uint8_t*>(data_) + bytes(), kGuardByte, guard_bytes_));
+    settle();
   }
   // What a kernel wrote past the end since the guard was set; nullopt when nothing.
   std::optional<GuardDamage> guard_damage() const {
@@ -112,6 +115,11 @@ class DeviceBuffer {
   }
 
  private:
+  // hipMemset and a copy from pageable memory may still be running when they return, on the
+  // default stream, which a non-blocking stream does not wait for: wait here, so a kernel
+  // launched next on any stream sees the bytes.
+  void settle() const { LC_GPU_CHECK(hipStreamSynchronize(nullptr)); }
+
   void release() noexcept {
     if (data_ != nullptr) (void)hipFree(data_);  // destructors must not throw
     data_ = nullptr;

@@ -72,10 +72,19 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
   if (report.launch_floor)
     out << "- launch floor (this run): " << format_us(report.launch_floor->node.median)
         << " per kernel launch in a graph\n";
+  std::int64_t fewest_sets = 0, most_sets = 0;
+  for (const OperatorMeasurement& op : report.operators) {
+    fewest_sets = fewest_sets == 0 ? op.buffer_sets : std::min(fewest_sets, op.buffer_sets);
+    most_sets = std::max(most_sets, op.buffer_sets);
+  }
   out << "- timing: each path's calls captured in one graph, " << report.calls_per_graph
-      << " calls over " << report.buffer_sets
-      << " sets of buffers in turn (so no call finds its inputs in L2 from the call before); "
-         "time per call = replay time ÷ "
+      << " calls over "
+      << (fewest_sets == most_sets ? std::to_string(most_sets)
+                                   : std::to_string(fewest_sets) + " to " +
+                                         std::to_string(most_sets))
+      << " sets of buffers in turn, as many as make " << format_bytes(report.rotation_bytes)
+      << " for each operator (so no call finds its inputs in L2 from the call before); time per "
+         "call = replay time ÷ "
       << report.calls_per_graph << "; " << report.warmup_replays << " warm-up + " << report.replays
       << " timed replays, median [p10–p90]\n";
   out << "- floor = the operator's minimum bytes (inputs read once, outputs written once) ÷ copy "
@@ -191,6 +200,7 @@ Json operator_report_json(const OperatorBenchReport& report) {
                      .set("name", op.name)
                      .set("shape", op.shape)
                      .set("bytes", op.bytes)
+                     .set("buffer_sets", op.buffer_sets)
                      .set("floor_us", operator_floor_us(report, op));
     if (op.same_size_copy)
       entry.set("same_size_copy_us", op.same_size_copy->median)
@@ -224,7 +234,7 @@ Json operator_report_json(const OperatorBenchReport& report) {
       .set("warmup_replays", report.warmup_replays)
       .set("replays", report.replays)
       .set("calls_per_graph", report.calls_per_graph)
-      .set("buffer_sets", report.buffer_sets)
+      .set("rotation_bytes", report.rotation_bytes)
       .set("baseline", report.baseline)
       .set("candidate", report.candidate)
       .set("operators", std::move(operators))

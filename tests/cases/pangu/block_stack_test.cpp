@@ -70,6 +70,12 @@ TEST(BlockStack, GateNamesPermutedChannels) {
   EXPECT_NE(gate.summary().find("2 channels out of order"), std::string::npos) << gate.summary();
 }
 
+TEST(BlockStack, GateOverNoTokensIsNoPass) {
+  const ChannelComparison gate = compare_channels({}, {}, 192);
+  EXPECT_EQ(gate.tokens, 0);
+  EXPECT_FALSE(gate.passed()) << gate.summary();
+}
+
 TEST(BlockStack, RefusesWindowsOfDifferentGridsAndHeadsThatDoNotDivide) {
   std::vector<Contract> windows = alternating_windows(LAYOUTCHECK_CONTRACTS_DIR, 2, 6, 12, 192, 1);
   const std::vector<Contract> other = alternating_windows(LAYOUTCHECK_CONTRACTS_DIR, 2, 6, 24, 192, 1);

@@ -17,50 +17,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kRecorded =
-    std::string(LAYOUTCHECK_TEST_DATA) + "/../results/pangu-framework-h200.json";
+// The script's output as it writes it (scripts/pangu-framework-bench.py --json), cut to three rows:
+// LayerNorm + gather's compiled output failed the check against eager.
+constexpr const char* kFigures = R"json({
+  "measures": "pangu framework figures (issue 21)", "device": "NVIDIA H200",
+  "method": {"calls_per_graph": 24, "rotation_bytes": 1073741824, "per_call": "replay / calls"},
+  "operators": [
+    {"operator": "LayerNorm", "shape": [1, 33120, 384], "bytes": 50872320,
+     "eager_graph": {"median_us": 51.1, "p10_us": 51.0, "p90_us": 51.2},
+     "compile": {"mode": "max-autotune-no-cudagraphs", "median_us": 16.8},
+     "check": {"passed": true, "bitwise": false, "max_abs_diff": 0.0039}},
+    {"operator": "LayerNorm + gather", "shape": [1, 33120, 384],
+     "eager_graph": {"median_us": 334.0},
+     "compile": {"mode": "max-autotune-no-cudagraphs", "median_us": 13.0},
+     "check": {"passed": false, "bitwise": false, "max_abs_diff": 7.5}},
+    {"operator": "window gather", "shape": [1, 33120, 384],
+     "eager_graph": {"median_us": 285.0},
+     "compile": {"mode": null, "error": "no compiler"},
+     "check": {"passed": false, "bitwise": true, "max_abs_diff": null}}
+  ]})json";
 
-TEST(FrameworkFigures, TheRecordedH200FiguresLoadAndSitBesideTheirOperators) {
-  const FrameworkFigures figures = load_framework_figures(kRecorded);
-  EXPECT_EQ(figures.device, "NVIDIA H200");
-  ASSERT_EQ(figures.operators.size(), 10u);  // five operators at two grid levels
+constexpr std::int64_t kCalls = 24;
+constexpr std::int64_t kRotation = std::int64_t{1} << 30;
 
-  std::vector<OperatorMeasurement> operators(3);
-  operators[0].name = "LayerNorm + gather";
-  operators[0].shape = "[1,33120,384] → 36864";
-  operators[1].name = "LayerNorm";
-  operators[1].shape = "[1,33120,384]";
-  operators[2].name = "LayerNorm";
-  operators[2].shape = "[1,331200,384]";  // another shape: no figure, however alike the text
-  attach_framework_figures(figures, operators);
-
-  ASSERT_EQ(operators[0].framework.size(), 2u);
-  EXPECT_EQ(operators[0].framework[0].mode, kTorchCompile);
-  EXPECT_GT(operators[0].framework[0].us, 0);
-  EXPECT_EQ(operators[0].framework[1].mode, kEagerGraph);
-  ASSERT_EQ(operators[1].framework.size(), 2u);
-  EXPECT_NE(operators[1].framework[0].us, operators[0].framework[0].us);
-  EXPECT_TRUE(operators[2].framework.empty());
-
-  EXPECT_NO_THROW(require_same_device(figures, "NVIDIA H200"));
-}
-
-TEST(FrameworkFigures, FiguresFromAnotherGpuAreRefused) {
-  const FrameworkFigures figures = load_framework_figures(kRecorded);
-  try {
-    require_same_device(figures, "NVIDIA H100 80GB HBM3");
-    FAIL() << "H200 figures were accepted on an H100";
-  } catch (const InputError& error) {
-    const std::string text = error.diagnostics().front().str();
-    EXPECT_NE(text.find("pangu-framework-h200.json"), std::string::npos) << text;
-    EXPECT_NE(text.find("measured on NVIDIA H200, not on this NVIDIA H100 80GB HBM3"),
-              std::string::npos)
-        << text;
-    EXPECT_NE(text.find("scripts/pangu-framework-bench.py"), std::string::npos) << text;
-  }
-}
-
-class BadFrameworkFigures : public ::testing::Test {
+class FrameworkFiguresFile : public ::testing::Test {
  protected:
   void SetUp() override {
     folder_ = fs::temp_directory_path() / ("lc_framework_figures_" + std::to_string(::getpid()));
@@ -68,12 +48,17 @@ class BadFrameworkFigures : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(folder_); }
 
-  // The one diagnostic loading `text` throws, as one line.
-  std::string failure(const std::string& text) {
+  std::string write(const std::string& text) {
     const fs::path path = folder_ / "figures.json";
     std::ofstream(path) << text;
+    return path.string();
+  }
+
+  // The one diagnostic loading `text` (and holding it to an H200 and the bench's method) throws.
+  std::string failure(const std::string& text) {
     try {
-      load_framework_figures(path.string());
+      const FrameworkFigures figures = load_framework_figures(write(text));
+      require_comparable(figures, "NVIDIA H200", kCalls, kRotation);
     } catch (const InputError& error) {
       EXPECT_EQ(error.diagnostics().size(), 1u);
       const std::string line = error.diagnostics().front().str();
@@ -88,50 +73,109 @@ class BadFrameworkFigures : public ::testing::Test {
   fs::path folder_;
 };
 
-TEST_F(BadFrameworkFigures, EachIsAClearErrorNamingTheFile) {
-  const std::string op =
-      R"({"operator": "LayerNorm", "shape": [1, 33120, 384], "compile": {"median_us": 17.8}})";
-  EXPECT_NE(failure("{\"device\": \"NVIDIA H200\",\n \"operators\": [}").find("JSON 2:"),
-            std::string::npos);
-  const std::string no_device = failure(R"({"operators": [)" + op + "]}");
-  EXPECT_NE(no_device.find("names no device"), std::string::npos) << no_device;
-  EXPECT_NE(failure(R"({"device": "", "operators": []})").find("names no device"),
-            std::string::npos);
-  EXPECT_NE(failure(R"({"device": "NVIDIA H200"})").find("not a framework figures file"),
-            std::string::npos);
-  EXPECT_NE(failure(R"({"device": "NVIDIA H200", "operators": [{"operator": "LayerNorm"}]})")
-                .find("not a framework figures file"),
-            std::string::npos);
-  EXPECT_NE(failure(R"({"device": "NVIDIA H200", "operators": [{"operator": "LayerNorm",
-      "shape": [1, 0, 384], "compile": {"median_us": 17.8}}]})")
-                .find("not a framework figures file"),
-            std::string::npos);
-  EXPECT_NE(failure(R"({"device": "NVIDIA H200", "operators": [{"operator": "LayerNorm",
-      "shape": [1, 33120, 384], "compile": {"median_us": -1}}]})")
-                .find("compile median_us is not a positive time"),
-            std::string::npos);
-  EXPECT_NE(failure(R"({"device": "NVIDIA H200", "operators": [{"operator": "LayerNorm",
-      "shape": [1, 33120, 384], "compile": {"median_us": "fast"}}]})")
-                .find("not a framework figures file"),
-            std::string::npos);
+TEST_F(FrameworkFiguresFile, TheScriptsFiguresSitBesideTheirOperatorsAndAFailedCheckIsLeftOut) {
+  const FrameworkFigures figures = load_framework_figures(write(kFigures));
+  EXPECT_EQ(figures.device, "NVIDIA H200");
+  EXPECT_NO_THROW(require_comparable(figures, "NVIDIA H200", kCalls, kRotation));
+  ASSERT_EQ(figures.operators.size(), 3u);
+
+  std::vector<OperatorMeasurement> operators(4);
+  operators[0].name = "LayerNorm";
+  operators[0].shape = "[1,33120,384]";
+  operators[1].name = "LayerNorm";
+  operators[1].shape = "[1,331200,384]";  // another shape: no figure, however alike the text
+  operators[2].name = "LayerNorm + gather";
+  operators[2].shape = "[1,33120,384] → 36864";
+  operators[3].name = "window gather";
+  operators[3].shape = "[1,33120,384] → 36864";
+  attach_framework_figures(figures, operators);
+
+  ASSERT_EQ(operators[0].framework.size(), 2u);
+  EXPECT_EQ(operators[0].framework[0].mode, kTorchCompile);
+  EXPECT_DOUBLE_EQ(operators[0].framework[0].us, 16.8);
+  EXPECT_EQ(operators[0].framework[1].mode, kEagerGraph);
+  EXPECT_DOUBLE_EQ(operators[0].framework[1].us, 51.1);
+  EXPECT_TRUE(operators[1].framework.empty());
+  // A compiled output that failed its check, or no compiled output at all: eager's figure only.
+  ASSERT_EQ(operators[2].framework.size(), 1u);
+  EXPECT_EQ(operators[2].framework[0].mode, kEagerGraph);
+  ASSERT_EQ(operators[3].framework.size(), 1u);
+  EXPECT_EQ(operators[3].framework[0].mode, kEagerGraph);
 }
 
-TEST(FrameworkFigures, AMissingFileIsAClearError) {
+TEST_F(FrameworkFiguresFile, FiguresFromAnotherGpuOrTimedAnotherWayAreRefused) {
+  const FrameworkFigures figures = load_framework_figures(write(kFigures));
+  try {
+    require_comparable(figures, "NVIDIA H100 80GB HBM3", kCalls, kRotation);
+    ADD_FAILURE() << "H200 figures were accepted on an H100";
+  } catch (const InputError& error) {
+    const std::string text = error.diagnostics().front().str();
+    EXPECT_NE(text.find("measured on NVIDIA H200, not on this NVIDIA H100 80GB HBM3"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("scripts/pangu-framework-bench.py"), std::string::npos) << text;
+  }
+  EXPECT_THROW(require_comparable(figures, "NVIDIA H200", 1, kRotation), InputError);
+  EXPECT_THROW(require_comparable(figures, "NVIDIA H200", kCalls, 0), InputError);
+}
+
+TEST_F(FrameworkFiguresFile, FiguresOfTheOneCallAGraphMethodAreRefused) {
+  // The first recorded H200 figures: one call a graph on the same inputs, no method recorded.
+  const std::string recorded =
+      std::string(LAYOUTCHECK_TEST_DATA) + "/../results/pangu-framework-h200.json";
+  try {
+    load_framework_figures(recorded);
+    ADD_FAILURE() << "figures without a timing method were accepted";
+  } catch (const InputError& error) {
+    const std::string text = error.diagnostics().front().str();
+    EXPECT_NE(text.find("records no timing method"), std::string::npos) << text;
+  }
+}
+
+// A file of the H200 timed the bench's way holding these operators.
+std::string h200_file(const std::string& operators) {
+  return R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 24,
+             "rotation_bytes": 1073741824}, "operators": [)" +
+         operators + "]}";
+}
+
+TEST_F(FrameworkFiguresFile, EachBadFileIsAClearErrorNamingTheFile) {
+  const auto fails_with = [&](const std::string& text, const std::string& message) {
+    const std::string line = failure(text);
+    EXPECT_NE(line.find(message), std::string::npos) << line;
+  };
+  const std::string layer_norm = R"({"operator": "LayerNorm", "shape": [1, 33120, 384],
+      "compile": {"median_us": 17.8}, "check": {"passed": true}})";
+  fails_with("{\"device\": \"NVIDIA H200\",\n \"operators\": [}", "JSON 2:");
+  fails_with(R"({"operators": [)" + layer_norm + "]}", "names no device");
+  fails_with(R"({"device": "", "operators": []})", "names no device");
+  fails_with(R"({"device": "NVIDIA H200", "operators": []})", "records no timing method");
+  fails_with(R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 24}, "operators": []})",
+             "not a framework figures file");
+  fails_with(R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 1,
+      "rotation_bytes": 1073741824}, "operators": []})",
+             "timed as 1 calls a graph");
+  fails_with(R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 24,
+      "rotation_bytes": 1073741824}})",
+             "not a framework figures file");
+  fails_with(h200_file(R"({"operator": "LayerNorm"})"), "not a framework figures file");
+  fails_with(h200_file(R"({"operator": "LayerNorm", "shape": [1, 33120, 384],
+      "compile": {"median_us": 17.8}})"),
+             "not a framework figures file");  // no check recorded
+  fails_with(h200_file(R"({"operator": "LayerNorm", "shape": [1, 0, 384],
+      "compile": {"median_us": 17.8}, "check": {"passed": true}})"),
+             "not a framework figures file");
+  fails_with(h200_file(R"({"operator": "LayerNorm", "shape": [1, 33120, 384],
+      "compile": {"median_us": -1}, "check": {"passed": true}})"),
+             "compile median_us is not a positive time");
+  fails_with(h200_file(R"({"operator": "LayerNorm", "shape": [1, 33120, 384],
+      "compile": {"median_us": "fast"}, "check": {"passed": true}})"),
+             "not a framework figures file");
+  EXPECT_NO_THROW(load_framework_figures(write(h200_file(layer_norm))));
+}
+
+TEST_F(FrameworkFiguresFile, AMissingFileIsAClearError) {
   EXPECT_THROW(load_framework_figures("/nonexistent/figures.json"), InputError);
-}
-
-TEST(FrameworkFigures, AFailedCompileLeavesOnlyTheEagerFigure) {
-  const fs::path path =
-      fs::temp_directory_path() / ("lc_framework_figures_ok_" + std::to_string(::getpid()));
-  std::ofstream(path) << R"({"device": "NVIDIA H200", "operators": [{"operator": "LayerNorm",
-      "shape": [1, 33120, 384], "compile": {"mode": null, "error": "no compiler"},
-      "eager_graph": {"median_us": 54.1}}]})";
-  const FrameworkFigures figures = load_framework_figures(path.string());
-  fs::remove(path);
-  ASSERT_EQ(figures.operators.size(), 1u);
-  ASSERT_EQ(figures.operators[0].figures.size(), 1u);
-  EXPECT_EQ(figures.operators[0].figures[0].mode, kEagerGraph);
-  EXPECT_DOUBLE_EQ(figures.operators[0].figures[0].us, 54.1);
 }
 
 }  // namespace

@@ -41,6 +41,7 @@ constexpr int kCallsPerGraph = 24;
 constexpr std::int64_t kRotationBytes = std::int64_t{1} << 30;  // well past the L2 of any GPU
 constexpr std::int64_t kStackBlocks = 2;  // one unshifted block, one shifted: Pangu's pair
 constexpr int kChainCalls = 8;            // calls in the overlapped-launch gate's chain
+constexpr unsigned char kPoison = 0xA5;   // fp16 0xA5A5: a finite value no kernel here writes
 
 // A native path: its name and how its kernels launch.
 struct NativeLaunch {
@@ -127,6 +128,9 @@ struct PathPlan {
   std::function<void(std::size_t set, hipStream_t)> enqueue;
   std::function<std::vector<OperatorGate>()> check;  // after one call on set 0
   std::function<Halves()> outputs;                   // set 0's outputs, for determinism
+  // Fills set 0's outputs with poison bytes before each checked call, so an element the call
+  // leaves unwritten (a padding slot's zero) fails the gate instead of reading as written.
+  std::function<void()> poison;
   // Where the path launches overlapped: one step of a chain whose calls each read what the one
   // before wrote, the chain's start (reset) and its end (result), for the overlapped-launch gate.
   std::function<void(int step, hipStream_t, kernels::LaunchOrder)> chain_step;
@@ -170,10 +174,12 @@ OperatorPath run_path(const PathPlan& plan, const Stream& stream, const BenchReq
   path.description = plan.description;
   path.launches = plan.launches;
   say(what + ", " + plan.name + ": gates");
+  plan.poison();
   plan.enqueue(0, stream.get());
   stream.synchronize();
   path.gates = plan.check();
   const Halves first = plan.outputs();
+  plan.poison();
   plan.enqueue(0, stream.get());
   stream.synchronize();
   const Halves again = plan.outputs();
@@ -254,6 +260,7 @@ class LevelBench {
       plans.push_back(plan);
     }
     for (PathPlan& plan : plans) {
+      plan.poison = [&] { poison((*buffers)[0], {1}); };
       plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
       plan.check = [&] {
         return std::vector{close_gate("reference", (*buffers)[0][1].to_host(), want)};
@@ -319,6 +326,7 @@ class LevelBench {
       plans.push_back(plan);
     }
     for (PathPlan& plan : plans) {
+      plan.poison = [&] { poison((*buffers)[0], {2, 3}); };
       plan.outputs = [&] {
         Halves both = (*buffers)[0][2].to_host(), out = (*buffers)[0][3].to_host();
         both.insert(both.end(), out.begin(), out.end());
@@ -408,6 +416,7 @@ class LevelBench {
       plans.push_back(plan);
     }
     for (PathPlan& plan : plans) {
+      plan.poison = [&] { poison((*buffers)[0], {1}); };
       plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
       plan.check = [&] {
         const Halves got = (*buffers)[0][1].to_host();
@@ -457,6 +466,10 @@ class LevelBench {
       kernels::generic_crop(b[3].data(), padded, b[1].data(), grid, framework.before.data(), s);
     };
     std::vector<PathPlan> plans{generic};
+    // The overlapped-launch gate's chain: the reverse and the gather in turn, each reading what
+    // the one before wrote (windows onto the grid, the grid into windows again).
+    const DeviceBuffer<GatherStep> forward_walk = upload_walk(map.slots, c);
+    auto chain = std::make_shared<std::vector<Buffer>>();  // windows, grid
     for (const NativeLaunch& launch : native_launches()) {
       PathPlan plan;
       plan.name = launch.name;
@@ -466,9 +479,28 @@ class LevelBench {
         auto& b = (*buffers)[set];
         kernels::pangu_gather(b[0].data(), device_walk.data(), b[1].data(), n, c, s, order);
       };
+      if (launch.order == kernels::LaunchOrder::overlapped) {
+        plan.chain_reset = [&, chain] {
+          if (chain->empty()) {
+            chain->emplace_back(static_cast<std::size_t>(slots * c));
+            chain->emplace_back(static_cast<std::size_t>(n * c));
+          }
+          (*chain)[0].upload(gathered);
+        };
+        plan.chain_step = [&, chain](int step, hipStream_t s, kernels::LaunchOrder order) {
+          if (step % 2 == 0)
+            kernels::pangu_gather((*chain)[0].data(), device_walk.data(), (*chain)[1].data(), n,
+                                  c, s, order);
+          else
+            kernels::pangu_gather((*chain)[1].data(), forward_walk.data(), (*chain)[0].data(),
+                                  slots, c, s, order);
+        };
+        plan.chain_result = [chain] { return (*chain)[kChainCalls % 2 == 0 ? 0 : 1].to_host(); };
+      }
       plans.push_back(plan);
     }
     for (PathPlan& plan : plans) {
+      plan.poison = [&] { poison((*buffers)[0], {1}); };
       plan.outputs = [&] { return (*buffers)[0][1].to_host(); };
       plan.check = [&] {
         return std::vector{bitwise_gate("grid bitwise", (*buffers)[0][1].to_host(), x)};
@@ -479,7 +511,7 @@ class LevelBench {
   }
 
  private:
-  // `sets` copies of the inputs (uploaded) and of zero-filled buffers of the given sizes.
+  // `sets` copies of the inputs (uploaded) and of poisoned buffers of the given sizes.
   std::shared_ptr<std::vector<std::vector<Buffer>>> make_sets(
       std::size_t sets, const std::vector<const Halves*>& inputs,
       const std::vector<std::int64_t>& others) {
@@ -488,10 +520,14 @@ class LevelBench {
       for (const Halves* input : inputs) set.push_back(upload(*input));
       for (std::int64_t size : others) {
         set.emplace_back(static_cast<std::size_t>(std::max<std::int64_t>(size, 1)));
-        set.back().fill_bytes(0);
+        set.back().fill_bytes(kPoison);
       }
     }
     return all;
+  }
+
+  static void poison(std::vector<Buffer>& set, std::initializer_list<std::size_t> outputs) {
+    for (std::size_t output : outputs) set[output].fill_bytes(kPoison);
   }
 
   GridLevel level_;
@@ -562,7 +598,7 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   std::optional<pangu::FrameworkFigures> framework;
   if (!request.framework_figures.empty()) {
     framework = pangu::load_framework_figures(request.framework_figures);
-    pangu::require_same_device(*framework, device.name);
+    pangu::require_comparable(*framework, device.name, kCallsPerGraph, kRotationBytes);
   }
   report.case_name = "pangu";
   report.command = request.command;
@@ -576,6 +612,7 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   report.warmup_replays = request.warmup_replays;
   report.replays = request.replays;
   report.calls_per_graph = kCallsPerGraph;
+  report.rotation_bytes = kRotationBytes;
   report.baseline = "generic";
   report.candidate = "native";
   report.targets.framework_mode = framework ? pangu::kTorchCompile : "";
@@ -624,7 +661,8 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
                                                request.replays));
   for (const GridLevel& level : kLevels)
     report.models.push_back(block_stack(level, stream, request, say));
-  report.buffer_sets = static_cast<std::int64_t>(sets_for(report.operators.front().bytes));
+  for (OperatorMeasurement& op : report.operators)
+    op.buffer_sets = static_cast<std::int64_t>(sets_for(op.bytes));
   if (framework) pangu::attach_framework_figures(*framework, report.operators);
   return report;
 }
