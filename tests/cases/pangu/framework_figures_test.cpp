@@ -119,6 +119,15 @@ TEST_F(FrameworkFiguresFile, FiguresFromAnotherGpuOrTimedAnotherWayAreRefused) {
   EXPECT_THROW(require_comparable(figures, "NVIDIA H200", kCalls, 0), InputError);
 }
 
+TEST_F(FrameworkFiguresFile, TheRecordedH100FiguresAreTheBenchsMethod) {
+  const FrameworkFigures figures = load_framework_figures(
+      std::string(LAYOUTCHECK_TEST_DATA) + "/../results/pangu-framework-h100.json");
+  EXPECT_NO_THROW(require_comparable(figures, "NVIDIA H100 80GB HBM3", kCalls, kRotation));
+  ASSERT_EQ(figures.operators.size(), 10u);  // five operators at two grid levels
+  for (const FrameworkFigures::Operator& op : figures.operators)
+    EXPECT_EQ(op.figures.size(), 2u) << op.name << " " << op.shape;
+}
+
 TEST_F(FrameworkFiguresFile, FiguresOfTheOneCallAGraphMethodAreRefused) {
   // The first recorded H200 figures: one call a graph on the same inputs, no method recorded.
   const std::string recorded =
