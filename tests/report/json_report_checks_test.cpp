@@ -107,6 +107,13 @@ TEST(JsonReportChecks, EveryDeclaredPathIsRecordedTheNegativeControlToo) {
             "it declares)");
 }
 
+TEST(JsonReportChecks, AnOperatorBenchReportIsNotReRenderedAsIfChecked) {
+  const Json operators = Json::object().set("case", "pangu").set("operators", Json::array());
+  EXPECT_THAT(load_error(operators),
+              HasSubstr("an operator bench report (layoutcheck bench --case pangu): --from "
+                        "re-renders layer-graph bench reports"));
+}
+
 struct Nonsense {
   const char* what;
   std::function<Json(const Json&)> edit;

@@ -301,6 +301,13 @@ PathResult path_from(const Member& value) {
 }
 
 BenchReport report_from(const Member& document) {
+  // An operator bench's gates are recorded as verdicts, not as numbers to re-judge: such a report
+  // is read as it is written (report.md), never re-rendered as if checked.
+  if (!document.find("schema") && document.find("operators"))
+    reject_report_member("", "an operator bench report (layoutcheck bench --case " +
+                                 document["case"].text() +
+                                 "): --from re-renders layer-graph bench reports, whose gates it "
+                                 "can re-judge; read this one's report.md");
   const std::string schema = document["schema"].text();
   if (schema != kBenchReportSchema && schema != kOverlappedBenchReportSchema)
     document["schema"].fail("is not " + std::string(kBenchReportSchema) + " or " +
