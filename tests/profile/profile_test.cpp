@@ -73,6 +73,13 @@ TEST(ProfileTable, ShapesStayApartAndMemoryBoundOperatorsGetTheirBandwidth) {
   EXPECT_EQ(gather["name"].as_string(), "aten::index_select");
   EXPECT_DOUBLE_EQ(gather["bytes_per_call"].as_double(), 2.0 * 138240 * 192 * 2 + 138240 * 8);
   EXPECT_TRUE(json["candidates"][0]["bytes_per_call"].is_null());  // addmm: compute
+  EXPECT_EQ(norm.find("exceeds_copy_bandwidth"), nullptr);
+
+  // A copy bandwidth so low that the estimate passes it: flagged, not shown as a fast kernel.
+  options.copy_bandwidth_gbps = 100;
+  EXPECT_TRUE(profile_json(profile, options)["candidates"][1]["exceeds_copy_bandwidth"].as_bool());
+  EXPECT_NE(profile_markdown(profile, options).find("(over the copy: bytes over-estimated"),
+            std::string::npos);
 }
 
 TEST(ProfileTrace, KernelsBelongToTheirOperatorsAndWaitsAreFlagged) {

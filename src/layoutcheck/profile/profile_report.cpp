@@ -40,6 +40,13 @@ struct Ranked {
   std::optional<double> bandwidth_pct;  // of the copy bandwidth
 };
 
+// Above 100 % the estimate is no figure: the bytes were guessed too high from the shapes, or the
+// operator's data came from L2; said so beside it rather than printed as a fast kernel.
+std::string bandwidth_text(double percent) {
+  return fixed(percent, 1) + " %" +
+         (percent > 100 ? " (over the copy: bytes over-estimated or served from L2)" : "");
+}
+
 std::vector<Ranked> candidates(const Profile& profile, const ProfileOptions& options) {
   std::vector<Ranked> ranked;
   for (const ProfiledOperator& op : profile.operators) {
@@ -109,7 +116,7 @@ std::string profile_markdown(const Profile& profile, const ProfileOptions& optio
             std::to_string(r.op->calls) + " | " + time_text(r.op->device_us) + " | " +
             time_text(r.per_call_us) + " | " + fixed(share, 1) + " % | " +
             (r.bytes ? bytes_text(*r.bytes) : "—") + " | " +
-            (r.bandwidth_pct ? fixed(*r.bandwidth_pct, 1) + " %" : "—") + " | " +
+            (r.bandwidth_pct ? bandwidth_text(*r.bandwidth_pct) : "—") + " | " +
             std::string(operator_kind_name(r.op->kind)) + " |\n";
   }
   if (ranked.size() > options.top)
@@ -152,6 +159,7 @@ Json profile_json(const Profile& profile, const ProfileOptions& options) {
                      .set("kind", std::string(operator_kind_name(r.op->kind)));
     entry.set("bytes_per_call", r.bytes ? Json(*r.bytes) : Json());
     entry.set("copy_bandwidth_pct", r.bandwidth_pct ? Json(*r.bandwidth_pct) : Json());
+    if (r.bandwidth_pct && *r.bandwidth_pct > 100) entry.set("exceeds_copy_bandwidth", true);
     ranked_json.push(std::move(entry));
   }
   Json costs = Json::array();
