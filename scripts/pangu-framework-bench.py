@@ -18,7 +18,8 @@ times its paths: 24 calls captured in one torch.cuda.CUDAGraph, call k on input 
 S sets of inputs (and 24 outputs) adding up to at least 1 GiB so no call finds its inputs in L2
 from the call before; each replay between its own CUDA events and waited on; µs per call = the
 replay ÷ 24, median and p10/p90 of the timed replays after warm-up ones. The JSON records that
-method and the bench refuses figures timed another way. Compiled outputs are checked against
+method, the window and the shift, and the bench refuses figures timed another way or of another
+partition than its contract's. Compiled outputs are checked against
 eager once per operator: the gather bitwise, the others within fp16 tolerance; a figure whose
 check failed is no figure to beat, and the bench leaves it out. The floor of an operator is its minimum traffic (each
 input read once, each output written once; a gather reads the real tokens and writes every slot,

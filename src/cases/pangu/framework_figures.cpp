@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cases/pangu/framework_window.h"
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/render/json.h"
@@ -32,6 +33,17 @@ std::string shape_text(const Json& shape) {
   return text + "]";
 }
 
+std::array<std::int64_t, 3> three_integers(const Json& list) {
+  if (list.size() != 3) throw std::logic_error("a window or shift has three sizes");
+  return {list[std::size_t{0}].as_int(), list[std::size_t{1}].as_int(),
+          list[std::size_t{2}].as_int()};
+}
+
+std::string triple_text(const std::array<std::int64_t, 3>& values) {
+  return "(" + std::to_string(values[0]) + ", " + std::to_string(values[1]) + ", " +
+         std::to_string(values[2]) + ")";
+}
+
 }  // namespace
 
 FrameworkFigures load_framework_figures(const std::string& file) {
@@ -56,6 +68,8 @@ FrameworkFigures load_framework_figures(const std::string& file) {
       fail(file, "records no timing method (calls per graph, rotation bytes)", fix);
     figures.calls_per_graph = (*method)["calls_per_graph"].as_int();
     figures.rotation_bytes = (*method)["rotation_bytes"].as_int();
+    figures.window = three_integers(document["window"]);
+    figures.roll = three_integers(document["shift"]);
     for (const Json& entry : document["operators"].items()) {
       FrameworkFigures::Operator op;
       op.name = entry["operator"].as_string();
@@ -96,6 +110,22 @@ void require_comparable(const FrameworkFigures& figures, const std::string& devi
              " bytes of inputs, the bench times " + std::to_string(calls_per_graph) + " over " +
              std::to_string(rotation_bytes) + ": a comparison across methods says nothing",
          fix);
+}
+
+void require_same_windows(const FrameworkFigures& figures, const Contract& shifted_windows) {
+  std::array<std::int64_t, 3> window{}, roll{};
+  const char* names[3] = {"WZ", "WH", "WW"};
+  for (std::size_t axis = 0; axis < 3; ++axis)
+    for (const Symbol& symbol : shifted_windows.symbols)
+      if (symbol.name == names[axis]) window[axis] = symbol.value;
+  const FrameworkWindowPlan plan = framework_window_plan(shifted_windows);
+  for (std::size_t axis = 0; axis < 3; ++axis) roll[axis] = -plan.shift[axis];
+  if (figures.window != window || figures.roll != roll)
+    fail(figures.file,
+         "framework figures of windows " + triple_text(figures.window) + " rolled by " +
+             triple_text(figures.roll) + ", the bench's contract (" + shifted_windows.name +
+             ") has windows " + triple_text(window) + " rolled by " + triple_text(roll),
+         "measure them with the script that matches the contract");
 }
 
 void attach_framework_figures(const FrameworkFigures& figures,

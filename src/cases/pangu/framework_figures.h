@@ -6,11 +6,13 @@
 // eager is left out (its target then reads as missed, never as met).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "layoutcheck/bench/operator_report.h"
+#include "layoutcheck/contract/contract.h"
 
 namespace layoutcheck::pangu {
 
@@ -29,6 +31,10 @@ struct FrameworkFigures {
   // rotating over input sets of at least rotation_bytes.
   std::int64_t calls_per_graph = 0;
   std::int64_t rotation_bytes = 0;
+  // The window partition the framework ran: window sizes (levels, latitude, longitude) and the
+  // torch.roll shifts of the shifted blocks.
+  std::array<std::int64_t, 3> window{};
+  std::array<std::int64_t, 3> roll{};
   std::vector<Operator> operators;
 };
 
@@ -40,6 +46,10 @@ FrameworkFigures load_framework_figures(const std::string& file);
 //       with other calls per graph or rotation bytes than the bench's.
 void require_comparable(const FrameworkFigures& figures, const std::string& device,
                         std::int64_t calls_per_graph, std::int64_t rotation_bytes);
+
+// @post throws InputError when the figures' partition is not the shifted windows contract's: its
+//       window sizes (WZ, WH, WW) and the roll its framework plan applies (framework_window.h).
+void require_same_windows(const FrameworkFigures& figures, const Contract& shifted_windows);
 
 // Puts each operator's figures beside the measurement of that name whose shape begins with the
 // figures' shape. A measurement left without one misses its framework target (operator_report.h).

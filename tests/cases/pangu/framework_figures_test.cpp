@@ -11,6 +11,7 @@
 #include <string>
 
 #include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/contract/parse.h"
 
 namespace layoutcheck::pangu {
 namespace {
@@ -22,6 +23,7 @@ namespace fs = std::filesystem;
 constexpr const char* kFigures = R"json({
   "measures": "pangu framework figures (issue 21)", "device": "NVIDIA H200",
   "method": {"calls_per_graph": 24, "rotation_bytes": 1073741824, "per_call": "replay / calls"},
+  "window": [2, 6, 12], "shift": [-1, -3, -6],
   "operators": [
     {"operator": "LayerNorm", "shape": [1, 33120, 384], "bytes": 50872320,
      "eager_graph": {"median_us": 51.1, "p10_us": 51.0, "p90_us": 51.2},
@@ -128,6 +130,34 @@ TEST_F(FrameworkFiguresFile, TheRecordedH100FiguresAreTheBenchsMethod) {
     EXPECT_EQ(op.figures.size(), 2u) << op.name << " " << op.shape;
 }
 
+// The script's partition is the bench's contract's: the same windows, rolled the same way.
+TEST_F(FrameworkFiguresFile, FiguresOfAnotherWindowPartitionAreRefused) {
+  LoadOptions options;
+  options.overrides = {{"Z", 8}, {"LAT", 46}, {"LON", 90}, {"C", 384}};
+  const Contract windows = load_contract(
+      std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/windows.shifted.yaml", options);
+  EXPECT_NO_THROW(require_same_windows(
+      load_framework_figures(std::string(LAYOUTCHECK_TEST_DATA) +
+                             "/../results/pangu-framework-h100.json"),
+      windows));
+  EXPECT_NO_THROW(require_same_windows(load_framework_figures(write(kFigures)), windows));
+  std::string rolled_back = kFigures;
+  rolled_back.replace(rolled_back.find("[-1, -3, -6]"), 12, "[1, 3, 6]");
+  try {
+    require_same_windows(load_framework_figures(write(rolled_back)), windows);
+    ADD_FAILURE() << "a roll the other way was accepted";
+  } catch (const InputError& error) {
+    const std::string text = error.diagnostics().front().str();
+    EXPECT_NE(text.find("rolled by (1, 3, 6), the bench's contract (pangu.windows.shifted) has "
+                        "windows (2, 6, 12) rolled by (-1, -3, -6)"),
+              std::string::npos)
+        << text;
+  }
+  std::string narrow = kFigures;
+  narrow.replace(narrow.find("[2, 6, 12]"), 10, "[2, 6, 6]");
+  EXPECT_THROW(require_same_windows(load_framework_figures(write(narrow)), windows), InputError);
+}
+
 TEST_F(FrameworkFiguresFile, FiguresOfTheOneCallAGraphMethodAreRefused) {
   // The first recorded H200 figures: one call a graph on the same inputs, no method recorded.
   const std::string recorded =
@@ -144,7 +174,8 @@ TEST_F(FrameworkFiguresFile, FiguresOfTheOneCallAGraphMethodAreRefused) {
 // A file of the H200 timed the bench's way holding these operators.
 std::string h200_file(const std::string& operators) {
   return R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 24,
-             "rotation_bytes": 1073741824}, "operators": [)" +
+             "rotation_bytes": 1073741824}, "window": [2, 6, 12], "shift": [-1, -3, -6],
+             "operators": [)" +
          operators + "]}";
 }
 
@@ -161,8 +192,12 @@ TEST_F(FrameworkFiguresFile, EachBadFileIsAClearErrorNamingTheFile) {
   fails_with(R"({"device": "NVIDIA H200", "operators": []})", "records no timing method");
   fails_with(R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 24}, "operators": []})",
              "not a framework figures file");
+  fails_with(R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 24,
+      "rotation_bytes": 1073741824}, "window": [2, 6], "shift": [-1, -3, -6], "operators": []})",
+             "not a framework figures file");
   fails_with(R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 1,
-      "rotation_bytes": 1073741824}, "operators": []})",
+      "rotation_bytes": 1073741824}, "window": [2, 6, 12], "shift": [-1, -3, -6],
+      "operators": []})",
              "timed as 1 calls a graph");
   fails_with(R"({"device": "NVIDIA H200", "method": {"calls_per_graph": 24,
       "rotation_bytes": 1073741824}})",

@@ -599,6 +599,8 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   if (!request.framework_figures.empty()) {
     framework = pangu::load_framework_figures(request.framework_figures);
     pangu::require_comparable(*framework, device.name, kCallsPerGraph, kRotationBytes);
+    pangu::require_same_windows(*framework,
+                                windows_at(kLevels.front(), request.contracts_folder));
   }
   report.case_name = "pangu";
   report.command = request.command;
