@@ -132,14 +132,17 @@ TEST_F(FrameworkFiguresFile, TheRecordedH100FiguresAreTheBenchsMethod) {
 
 // The script's partition is the bench's contract's: the same windows, rolled the same way.
 TEST_F(FrameworkFiguresFile, FiguresOfAnotherWindowPartitionAreRefused) {
-  LoadOptions options;
-  options.overrides = {{"Z", 8}, {"LAT", 46}, {"LON", 90}, {"C", 384}};
-  const Contract windows = load_contract(
-      std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/windows.shifted.yaml", options);
-  EXPECT_NO_THROW(require_same_windows(
-      load_framework_figures(std::string(LAYOUTCHECK_TEST_DATA) +
-                             "/../results/pangu-framework-h100.json"),
-      windows));
+  const auto shifted_windows = [](std::int64_t lat, std::int64_t lon, std::int64_t c) {
+    LoadOptions options;
+    options.overrides = {{"Z", 8}, {"LAT", lat}, {"LON", lon}, {"C", c}};
+    return load_contract(std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/windows.shifted.yaml",
+                         options);
+  };
+  const Contract windows = shifted_windows(46, 90, 384);
+  const FrameworkFigures recorded = load_framework_figures(
+      std::string(LAYOUTCHECK_TEST_DATA) + "/../results/pangu-framework-h100.json");
+  EXPECT_NO_THROW(require_same_windows(recorded, windows));
+  EXPECT_NO_THROW(require_same_windows(recorded, shifted_windows(91, 180, 192)));
   EXPECT_NO_THROW(require_same_windows(load_framework_figures(write(kFigures)), windows));
   std::string rolled_back = kFigures;
   rolled_back.replace(rolled_back.find("[-1, -3, -6]"), 12, "[1, 3, 6]");
