@@ -4,13 +4,13 @@
 #include "layoutcheck/cases/port_manifest.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "cases/builtin_cases.h"
+#include "scratch_folder.h"
 
 namespace layoutcheck {
 namespace {
@@ -61,12 +61,6 @@ TEST(PortManifest, ReportsVersionOne) {
 
 class BadManifest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / ("lc_port_manifest_" + std::to_string(::getpid()));
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
   // The one diagnostic loading `text` throws.
   Diagnostic failure(const std::string& text) {
     const fs::path path = folder_ / "m.yaml";
@@ -94,7 +88,7 @@ class BadManifest : public ::testing::Test {
     return text;
   }
 
-  fs::path folder_;
+  layoutcheck::testing::ScratchFolder folder_{"lc_port_manifest"};
 };
 
 TEST_F(BadManifest, GoodOneLoads) {

@@ -4,19 +4,15 @@
 #include "cases/pangu/framework_figures.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/parse.h"
+#include "scratch_folder.h"
 
 namespace layoutcheck::pangu {
 namespace {
-
-namespace fs = std::filesystem;
 
 // The script's output as it writes it (scripts/pangu-framework-bench.py --json), cut to three rows:
 // LayerNorm + gather's compiled output failed the check against eager.
@@ -44,17 +40,7 @@ constexpr std::int64_t kRotation = std::int64_t{1} << 30;
 
 class FrameworkFiguresFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / ("lc_framework_figures_" + std::to_string(::getpid()));
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
-  std::string write(const std::string& text) {
-    const fs::path path = folder_ / "figures.json";
-    std::ofstream(path) << text;
-    return path.string();
-  }
+  std::string write(const std::string& text) { return folder_.write("figures.json", text); }
 
   // The one diagnostic loading `text` (and holding it to an H200 and the bench's method) throws.
   std::string failure(const std::string& text) {
@@ -72,7 +58,7 @@ class FrameworkFiguresFile : public ::testing::Test {
   }
 
  private:
-  fs::path folder_;
+  layoutcheck::testing::ScratchFolder folder_{"lc_framework_figures"};
 };
 
 TEST_F(FrameworkFiguresFile, TheScriptsFiguresSitBesideTheirOperatorsAndAFailedCheckIsLeftOut) {

@@ -38,7 +38,7 @@ CaseVerdict probe(CaseRunner& runner, const CaseLayouts& layouts) {
   return probe_case(*make_pangu_window_gather_case(), runner, kDataMovementDecoder, request);
 }
 
-class WindowGather : public testing::TestWithParam<std::tuple<Grid, bool>> {};
+class WindowGather : public ::testing::TestWithParam<std::tuple<Grid, bool>> {};
 
 TEST_P(WindowGather, TheReferenceIsExactlyTheContractsMap) {
   const auto [grid, shifted] = GetParam();
@@ -50,8 +50,8 @@ TEST_P(WindowGather, TheReferenceIsExactlyTheContractsMap) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RealGrids, WindowGather,
-                         testing::Combine(testing::Values(Grid{91, 180}, Grid{46, 90}),
-                                          testing::Bool()));
+                         ::testing::Combine(::testing::Values(Grid{91, 180}, Grid{46, 90}),
+                                          ::testing::Bool()));
 
 TEST(WindowGatherMutants, EachIsCaughtWithItsDiagnosis) {
   const auto subject = make_pangu_window_gather_case();

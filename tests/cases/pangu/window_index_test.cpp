@@ -22,7 +22,7 @@ struct WindowGrid {
   std::int64_t Z, LAT, LON;
 };
 
-std::string grid_name(const testing::TestParamInfo<std::tuple<WindowGrid, bool>>& info) {
+std::string grid_name(const ::testing::TestParamInfo<std::tuple<WindowGrid, bool>>& info) {
   const WindowGrid& grid = std::get<0>(info.param);
   return std::to_string(grid.Z) + "x" + std::to_string(grid.LAT) + "x" + std::to_string(grid.LON) +
          (std::get<1>(info.param) ? "_shifted" : "_plain");
@@ -56,7 +56,7 @@ PanguWindowGeometry geometry_of(const Contract& windows) {
   return geometry;
 }
 
-class WindowIndex : public testing::TestWithParam<std::tuple<WindowGrid, bool>> {};
+class WindowIndex : public ::testing::TestWithParam<std::tuple<WindowGrid, bool>> {};
 
 TEST_P(WindowIndex, TheGeometryIsTheContractsPaddingAndRoll) {
   const auto [grid, shifted] = GetParam();
@@ -92,10 +92,10 @@ TEST_P(WindowIndex, EverySlotFindsTheMapsTokenAndEveryTokenItsSlot) {
 // a single window.
 INSTANTIATE_TEST_SUITE_P(
     Grids, WindowIndex,
-    testing::Combine(testing::Values(WindowGrid{8, 91, 180}, WindowGrid{8, 46, 90},
+    ::testing::Combine(::testing::Values(WindowGrid{8, 91, 180}, WindowGrid{8, 46, 90},
                                      WindowGrid{3, 7, 13}, WindowGrid{2, 7, 13},
                                      WindowGrid{4, 12, 24}, WindowGrid{2, 6, 12}),
-                     testing::Bool()),
+                     ::testing::Bool()),
     grid_name);
 
 }  // namespace
