@@ -137,7 +137,8 @@ TEST(ProfileErrors, ImpossibleTimesAreErrorsNotFigures) {
   };
   EXPECT_EQ(error_of(trace("12.5")), "");
   EXPECT_THAT(error_of(trace("-3")), HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
-  EXPECT_THAT(error_of(trace("\"3us\"")), HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
+  EXPECT_THAT(error_of(trace("\"3us\"")),
+              HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
 }
 
 }  // namespace

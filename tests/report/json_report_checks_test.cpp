@@ -84,7 +84,8 @@ TEST(JsonReportChecks, ThresholdsNoLooserThanTheCasesAndNoRequiredGateOff) {
             "bench report JSON: thresholds.output_rel_l2: gdn-decode holds paths to 0.01, the "
             "file to 10");
   EXPECT_THAT(load_error(replaced(synthetic_json(), {"thresholds", "state_rel_l2"}, -1.0)),
-              HasSubstr("thresholds.state_rel_l2: gdn-decode holds paths to 1e-05, the file to -1"));
+              HasSubstr("thresholds.state_rel_l2: gdn-decode holds paths to 1e-05, the file "
+                        "to -1"));
   EXPECT_THAT(
       load_error(replaced(synthetic_json(), {"thresholds", "multi_step_state_rel_l2"}, 1e-3)),
       HasSubstr("thresholds.multi_step_state_rel_l2"));

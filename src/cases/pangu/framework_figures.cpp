@@ -57,7 +57,8 @@ FrameworkFigures load_framework_figures(const std::string& file) {
   } catch (const std::runtime_error& error) {  // JSON line:column: what
     fail(file, error.what());
   }
-  const char* fix = "write it with scripts/pangu-framework-bench.py --json on the GPU the bench runs on";
+  const char* fix =
+      "write it with scripts/pangu-framework-bench.py --json on the GPU the bench runs on";
   try {
     const Json* device = document.find("device");
     if (device == nullptr || device->as_string().empty())
