@@ -58,6 +58,9 @@ function(layoutcheck_gpu_sources target)
     list(APPEND _hip_options "--offload-arch=${arch}")
   endforeach()
   foreach(src IN LISTS ARGN)
+    # Each device file is compiled on its own (its own options, its own language), whatever the
+    # target's unity build batches.
+    set_source_files_properties(${src} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     if(LAYOUTCHECK_BACKEND STREQUAL "cuda")
       set_source_files_properties(${src} PROPERTIES LANGUAGE CUDA)
     else()

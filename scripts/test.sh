@@ -34,7 +34,8 @@ jobs="${LAYOUTCHECK_JOBS:-$(nproc)}"
 fuzz_seconds="${LAYOUTCHECK_FUZZ_SECONDS:-30}"
 mkdir -p "$log_dir"
 
-# Tests that cannot run under AddressSanitizer, as a ctest -E regex. Empty: every test runs.
+# Tests that cannot run under AddressSanitizer, as a ctest -E regex over that stage's names
+# (<concern>_tests.shardN, python_*). Empty: every test runs.
 sanitize_exclude="${LAYOUTCHECK_SANITIZE_EXCLUDE:-}"
 
 # ccache (Debian package, installed by the deps stage): the cuda stage's CPU library is the cpu
@@ -107,17 +108,32 @@ expect_gpu_tests_skip() {
 
 # Compiles every shipped port and mutant (probes/*/*.yaml) through the runtime compiler of a build
 # (hipRTC or NVRTC), which needs no GPU: each must compile, its log is kept.
+# A compilation takes one core: $jobs of them at a time, each into a log of its own, the logs
+# joined in the manifests' order.
 compile_every_port() {
-  local cli="$1/src/cli/layoutcheck" manifest count=0
+  local cli="$1/src/cli/layoutcheck" manifest count=0 failed=0 logs
   local out="$log_dir/$current_stage.compile-only"
-  : >"$out"
-  for manifest in "$repo_root"/probes/*/*.yaml; do
-    echo "== ${manifest#"$repo_root"/}" >>"$out"
-    "$cli" run --compile-only "$manifest" >>"$out" 2>&1 ||
-      { cat "$out"; echo "error: ${manifest#"$repo_root"/} does not compile" >&2; return 1; }
+  local manifests=("$repo_root"/probes/*/*.yaml)
+  [[ -f "${manifests[0]}" ]] || { echo "error: no ports under probes/" >&2; return 1; }
+  logs="$(mktemp -d)"
+  for manifest in "${manifests[@]}"; do
+    if (( count >= jobs )); then wait -n || true; fi
+    "$cli" run --compile-only "$manifest" >"$logs/$count.log" 2>&1 || touch "$logs/$count.failed" &
     count=$((count + 1))
   done
-  [[ "$count" -gt 0 ]] || { echo "error: no ports under probes/" >&2; return 1; }
+  wait
+  : >"$out"
+  for ((i = 0; i < count; ++i)); do
+    echo "== ${manifests[i]#"$repo_root"/}" >>"$out"
+    cat "$logs/$i.log" >>"$out"
+    if [[ -f "$logs/$i.failed" ]]; then
+      cat "$logs/$i.log"
+      echo "error: ${manifests[i]#"$repo_root"/} does not compile" >&2
+      failed=1
+    fi
+  done
+  rm -rf "$logs"
+  [[ "$failed" -eq 0 ]] || return 1
   note "run --compile-only: $count ports compiled"
 }
 
@@ -191,20 +207,29 @@ stage_sanitize() {
     -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" -DLAYOUTCHECK_SANITIZE=ON \
     -DLAYOUTCHECK_GPU_BACKEND=none -DLAYOUTCHECK_BUILD_TESTS=ON \
     -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF -DLAYOUTCHECK_BUILD_PYTHON=ON \
-    -DPython3_EXECUTABLE="$python" "${launcher[@]}"
+    -DLAYOUTCHECK_TEST_SHARDS=4 -DPython3_EXECUTABLE="$python" "${launcher[@]}"
   # Stack use after return is left at ASan's default (off): it tripled the probe sweeps' time
   # under ASan; returned views of locals are GCC's -Wdangling-pointer and -Wreturn-local-addr.
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:check_initialization_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   build "$dir"
   # The install test (consumer_project) proves the package, which the cpu stage did; here it
-  # would cost a minute on two cores and prove nothing more.
+  # would cost a minute on two cores and prove nothing more. Each GoogleTest executable runs as
+  # four shards (LAYOUTCHECK_TEST_SHARDS): an ASan process takes a quarter of a second to start
+  # and end, longer than most tests.
+  local results="$log_dir/sanitize.junit.xml"
   if [[ -n "$sanitize_exclude" ]]; then
     note "excluded under ASan: $sanitize_exclude"
-    run_ctest "$dir" -LE install -E "$sanitize_exclude"
+    run_ctest "$dir" -LE install -E "$sanitize_exclude" --output-junit "$results"
   else
-    run_ctest "$dir" -LE install
+    run_ctest "$dir" -LE install --output-junit "$results"
   fi
+  # The shards' own summaries (their output is in ctest's JUnit file), so the count of tests that
+  # ran is in the stage's line.
+  local gtests
+  gtests="$(grep -oE '\[  PASSED  \] [0-9]+ tests?\.' "$results" | grep -oE '[0-9]+' |
+    awk '{ total += $1 } END { print total + 0 }')"
+  note "GoogleTest: ${gtests:-0} tests passed"
 }
 
 stage_fuzz() {
