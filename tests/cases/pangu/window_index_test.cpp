@@ -93,9 +93,9 @@ TEST_P(WindowIndex, EverySlotFindsTheMapsTokenAndEveryTokenItsSlot) {
 INSTANTIATE_TEST_SUITE_P(
     Grids, WindowIndex,
     ::testing::Combine(::testing::Values(WindowGrid{8, 91, 180}, WindowGrid{8, 46, 90},
-                                     WindowGrid{3, 7, 13}, WindowGrid{2, 7, 13},
-                                     WindowGrid{4, 12, 24}, WindowGrid{2, 6, 12}),
-                     ::testing::Bool()),
+                                         WindowGrid{3, 7, 13}, WindowGrid{2, 7, 13},
+                                         WindowGrid{4, 12, 24}, WindowGrid{2, 6, 12}),
+                       ::testing::Bool()),
     grid_name);
 
 }  // namespace
