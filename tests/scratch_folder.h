@@ -1,5 +1,6 @@
-// A folder of its own for a test's files, under the system's temporary directory, removed with
-// everything in it when the test ends. Named by the process so parallel test runs never share one.
+// A folder of its own for a test's files, under the system's temporary directory: empty when the
+// test starts (a crashed run's folder under a reused process id is cleared), removed with everything
+// in it when the test ends. Named by the process so parallel test runs never share one.
 #pragma once
 
 #include <unistd.h>
@@ -15,6 +16,7 @@ class ScratchFolder {
   explicit ScratchFolder(const std::string& prefix)
       : path_(std::filesystem::temp_directory_path() /
               (prefix + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
   ScratchFolder(const ScratchFolder&) = delete;

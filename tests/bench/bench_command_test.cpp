@@ -3,7 +3,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "bench/synthetic_report.h"
 #include "layoutcheck/report/json_report.h"
 #include "report/json_edit.h"
+#include "scratch_folder.h"
 
 namespace layoutcheck {
 namespace {
@@ -37,21 +37,26 @@ CliRun run_cli(const std::string& arguments) {
   return run;
 }
 
-std::filesystem::path scratch(const std::string& name) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("layoutcheck_bench_" + name + "_" + std::to_string(getpid()));
-  std::filesystem::remove_all(path);
-  return path;
-}
+class BenchCommand : public ::testing::Test {
+ protected:
+  // A folder for one run's files, not there yet: the bench makes its --out folder itself.
+  std::filesystem::path scratch(const std::string& name) const { return folder_ / name; }
 
-std::string write_recorded(const BenchReport& report, const std::string& name) {
-  const auto path = scratch(name);
-  std::filesystem::create_directories(path);
-  std::ofstream(path / "report.json") << render_json_report(report);
-  return (path / "report.json").string();
-}
+  // Writes text as `name`/report.json; returns that path.
+  std::string write_text(const std::string& text, const std::string& name) const {
+    const auto path = scratch(name);
+    std::filesystem::create_directories(path);
+    std::ofstream(path / "report.json") << text;
+    return (path / "report.json").string();
+  }
+  std::string write_recorded(const BenchReport& report, const std::string& name) const {
+    return write_text(render_json_report(report), name);
+  }
 
-TEST(BenchCommand, RerendersARecordedRun) {
+  testing::ScratchFolder folder_{"layoutcheck_bench"};
+};
+
+TEST_F(BenchCommand, RerendersARecordedRun) {
   const std::string recorded = write_recorded(testing::synthetic_gdn_report(), "recorded");
   const auto out = scratch("rerendered");
   const CliRun run = run_cli("bench --from " + recorded + " --out " + out.string());
@@ -62,14 +67,7 @@ TEST(BenchCommand, RerendersARecordedRun) {
     EXPECT_TRUE(std::filesystem::exists(out / file)) << file;
 }
 
-std::string write_text(const std::string& text, const std::string& name) {
-  const auto path = scratch(name);
-  std::filesystem::create_directories(path);
-  std::ofstream(path / "report.json") << text;
-  return (path / "report.json").string();
-}
-
-TEST(BenchCommand, AnInvalidPathIsAFinding) {
+TEST_F(BenchCommand, AnInvalidPathIsAFinding) {
   BenchReport report = testing::synthetic_gdn_report();
   // A gate number that fails, so the verdict re-judged from the file is INVALID too.
   PathResult& native = testing::path_named(report, "native");
@@ -86,7 +84,7 @@ TEST(BenchCommand, AnInvalidPathIsAFinding) {
 
 // The review's reproducer: the negative control hand-marked VALID with native's timings used to
 // re-render with a 2.01× speed-up. Re-judged from its gates, the file is refused.
-TEST(BenchCommand, RefusesARecordedVerdictItsGatesContradict) {
+TEST_F(BenchCommand, RefusesARecordedVerdictItsGatesContradict) {
   const Json json = bench_report_to_json(testing::synthetic_gdn_report());
   Json doctored = testing::replaced(json, {"paths", 3, "validity", "valid"}, true);
   doctored = testing::replaced(doctored, {"paths", 3, "validity", "reasons"}, Json::array());
@@ -103,7 +101,7 @@ TEST(BenchCommand, RefusesARecordedVerdictItsGatesContradict) {
   EXPECT_FALSE(std::filesystem::exists(out / "report.md"));
 }
 
-TEST(BenchCommand, ErrorsNameTheFileAndTheMember) {
+TEST_F(BenchCommand, ErrorsNameTheFileAndTheMember) {
   const Json json = bench_report_to_json(testing::synthetic_gdn_report());
   const std::string wrong_kind = write_text(
       testing::replaced(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"}, "3.9").dump(),
@@ -126,7 +124,7 @@ TEST(BenchCommand, ErrorsNameTheFileAndTheMember) {
 }
 
 // --from runs nothing: an option that would shape a run is refused rather than ignored.
-TEST(BenchCommand, RunOptionsDoNotApplyWithFrom) {
+TEST_F(BenchCommand, RunOptionsDoNotApplyWithFrom) {
   const std::string recorded = write_recorded(testing::synthetic_gdn_report(), "from_options");
   const std::string from = "bench --from " + recorded + " --out " + scratch("fo_out").string();
   for (const char* option : {"--batch 0", "--batch 1,,2", "--set H=0", "--steps 0", "--layers 2",
@@ -143,7 +141,7 @@ TEST(BenchCommand, RunOptionsDoNotApplyWithFrom) {
   EXPECT_EQ(run_cli(from + " --quiet").exit_code, 0);  // nothing to keep quiet, but harmless
 }
 
-TEST(BenchCommand, RejectsABrokenRecording) {
+TEST_F(BenchCommand, RejectsABrokenRecording) {
   const auto path = scratch("broken");
   std::filesystem::create_directories(path);
   std::ofstream(path / "report.json") << "{\"schema\": \"layoutcheck-bench/1\"";
@@ -153,7 +151,7 @@ TEST(BenchCommand, RejectsABrokenRecording) {
   EXPECT_THAT(run.output, HasSubstr("JSON"));
 }
 
-TEST(BenchCommand, UsageErrorsExitTwo) {
+TEST_F(BenchCommand, UsageErrorsExitTwo) {
   const std::string out = " --out " + scratch("usage").string();
   CliRun run = run_cli("bench --batch 1,0" + out);
   EXPECT_EQ(run.exit_code, 2);
@@ -177,7 +175,7 @@ TEST(BenchCommand, UsageErrorsExitTwo) {
 }
 
 // Checked on any machine, before the bench looks for a GPU.
-TEST(BenchCommand, BadNumbersAreUsageErrorsBeforeTheGpu) {
+TEST_F(BenchCommand, BadNumbersAreUsageErrorsBeforeTheGpu) {
   const std::string out = " --out " + scratch("numbers").string();
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--batch 1,,2", "--batch 1,,2 has an empty entry"},
@@ -201,7 +199,7 @@ TEST(BenchCommand, BadNumbersAreUsageErrorsBeforeTheGpu) {
 
 // Without a GPU the command says so and exits 2; with one (the GPU machine) the smallest run
 // completes clean: every path VALID but the negative control, which the gates catch.
-TEST(BenchCommand, NeedsAGpuOrRuns) {
+TEST_F(BenchCommand, NeedsAGpuOrRuns) {
   const auto out = scratch("gpu");
   const CliRun run = run_cli(
       "bench --quiet --batch 1 --layers 2 --steps 2 --replays 2 --warmup 1 --out " + out.string());

@@ -10,12 +10,10 @@
 // and DiffFiles (what `layoutcheck diff P C` does: load and check both, then diff); DiffTranspose,
 // the most runs a row of 10^7 elements can have.
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -23,6 +21,7 @@
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
+#include "scratch_folder.h"
 
 namespace {
 
@@ -118,23 +117,9 @@ layoutcheck::LoadOptions scaled() {
 
 // The YAML written once to files, for the benchmarks that go through the file path like the CLI.
 struct ContractFiles {
-  std::filesystem::path directory;
-  std::string flat;
-  std::string interleaved;
-
-  ContractFiles() {
-    directory = std::filesystem::temp_directory_path() /
-                ("layoutcheck-contract-benchmark-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(directory);
-    flat = (directory / "flat.yaml").string();
-    interleaved = (directory / "interleaved.yaml").string();
-    std::ofstream(flat) << flat_yaml();
-    std::ofstream(interleaved) << interleaved_yaml();
-  }
-  ~ContractFiles() {
-    std::error_code ignored;
-    std::filesystem::remove_all(directory, ignored);
-  }
+  layoutcheck::testing::ScratchFolder directory{"layoutcheck-contract-benchmark"};
+  std::string flat = directory.write("flat.yaml", flat_yaml());
+  std::string interleaved = directory.write("interleaved.yaml", interleaved_yaml());
 };
 
 const ContractFiles& files() {

@@ -15,6 +15,7 @@
 
 #include "cli_runner.h"
 #include "layoutcheck/contract/read_file.h"
+#include "scratch_folder.h"
 
 namespace {
 
@@ -332,12 +333,8 @@ TEST(Cli, AVersionOneLaunchThatDividesByZeroIsAnInputErrorOnAnyBuild) {
   text.replace(grid, 17, "grid: [HV / (K - K), batch]");
   for (std::size_t at; (at = text.find("../../contracts")) != std::string::npos;)
     text.replace(at, 15, LAYOUTCHECK_CONTRACTS_DIR);
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("lc_divides_by_zero_" + std::to_string(getpid()) + ".yaml"))
-                               .string();
-  std::ofstream(path) << text;
-  const CliResult result = run_cli({"run", path});
-  std::remove(path.c_str());
+  const testing::ScratchFolder folder("lc_divides_by_zero");
+  const CliResult result = run_cli({"run", folder.write("manifest.yaml", text)});
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find(":9:15: error[divisibility]"), std::string::npos) << result.output;
 }

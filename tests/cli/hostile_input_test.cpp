@@ -17,6 +17,7 @@
 
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/render/json.h"
+#include "scratch_folder.h"
 
 namespace layoutcheck {
 namespace {
@@ -66,12 +67,6 @@ Outcome run_cli(const std::vector<std::string>& arguments, const fs::path& outpu
 
 class HostileInput : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / ("lc_hostile_" + std::to_string(getpid()));
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
   fs::path file(const std::string& name, const std::string& text) const {
     std::ofstream(folder_ / name, std::ios::binary) << text;
     return folder_ / name;
@@ -95,7 +90,7 @@ class HostileInput : public ::testing::Test {
            "fields:\n  - name: F\n    dims: [{name: i, size: 4, stride: 1}]\n";
   }
 
-  fs::path folder_;
+  layoutcheck::testing::ScratchFolder folder_{"lc_hostile"};
 };
 
 TEST_F(HostileInput, LargeOrEndlessFilesAreRefusedInBoundedTimeAndMemory) {

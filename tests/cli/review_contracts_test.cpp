@@ -3,7 +3,6 @@
 // contract linted and the changed one diffed against the base, picture linked; a branch that
 // breaks a contract fails.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 
 #include "cli_runner.h"
 #include "layoutcheck/contract/read_file.h"
+#include "scratch_folder.h"
 
 namespace {
 
@@ -28,14 +28,11 @@ std::string shipped(const std::string& relative) {
 class ReviewContracts : public testing::Test {
  protected:
   void SetUp() override {
-    repo_ = fs::temp_directory_path() / ("layoutcheck-review-" + std::to_string(::getpid()));
-    fs::remove_all(repo_);
     fs::create_directories(repo_ / "contracts");
     write("contracts/ba.yaml", shipped("gdn/qwen3_5.ba.yaml"));
     write("contracts/cos.yaml", shipped("examples/rope_cos.half_split.yaml"));
     ASSERT_EQ(git("git init -q -b main && " + commit("base")).exit_code, 0);
   }
-  void TearDown() override { fs::remove_all(repo_); }
 
   void write(const std::string& relative, const std::string& text) {
     std::ofstream(repo_ / relative) << text;
@@ -44,7 +41,7 @@ class ReviewContracts : public testing::Test {
     return "git add -A && git -c user.name=t -c user.email=t@example.com commit -qm " + message;
   }
   CliResult git(const std::string& commands) {
-    return run_shell("cd " + shell_quoted(repo_.string()) + " && (" + commands + ") 2>&1");
+    return run_shell("cd " + shell_quoted(repo_.path().string()) + " && (" + commands + ") 2>&1");
   }
   static std::string script() {
     return (fs::path(LAYOUTCHECK_TEST_DATA).parent_path() / "scripts" / "review-contracts.sh")
@@ -55,7 +52,7 @@ class ReviewContracts : public testing::Test {
                options);
   }
 
-  fs::path repo_;
+  layoutcheck::testing::ScratchFolder repo_{"layoutcheck-review"};
 };
 
 TEST_F(ReviewContracts, AChangedLayoutIsDiffedAgainstTheBase) {

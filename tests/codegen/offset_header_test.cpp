@@ -6,7 +6,6 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +17,7 @@
 
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/contract/read_file.h"
+#include "scratch_folder.h"
 
 namespace layoutcheck::codegen {
 namespace {
@@ -169,9 +169,8 @@ bool has_host_compiler() {
 // Compiles header + driver with the host compiler ($CXX, else c++) and runs the program.
 // @post its standard output; nullopt after a failure naming the compiler's messages.
 std::optional<std::string> compile_and_run(const std::string& header, const std::string& driver) {
-  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) /
-                                    ("layoutcheck_codegen_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
+  const layoutcheck::testing::ScratchFolder folder("layoutcheck_codegen");
+  const std::filesystem::path& dir = folder.path();
   std::ofstream(dir / "generated.h", std::ios::binary) << header;
   std::ofstream(dir / "driver.cpp", std::ios::binary) << driver;
   const char* cxx = std::getenv("CXX");

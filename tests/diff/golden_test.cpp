@@ -2,7 +2,6 @@
 // tests/golden/cases.txt into a scratch folder, and each file must equal the committed one.
 // After an intended change: scripts/regenerate-golden.sh, then review the diff.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <string>
 
 #include "layoutcheck/contract/read_file.h"
+#include "scratch_folder.h"
 
 namespace {
 
@@ -39,15 +39,13 @@ TEST(Golden, CliOutputMatchesTheGoldenFiles) {
   const fs::path script =
       fs::path(LAYOUTCHECK_TEST_DATA).parent_path() / "scripts" / "regenerate-golden.sh";
   ASSERT_TRUE(fs::exists(LAYOUTCHECK_CLI)) << "build the layoutcheck_cli target first";
-  const fs::path scratch =
-      fs::temp_directory_path() / ("layoutcheck-golden-" + std::to_string(::getpid()));
-  fs::remove_all(scratch);
+  const layoutcheck::testing::ScratchFolder scratch("layoutcheck-golden");
   const std::string command = "bash '" + script.string() + "' --cli '" + LAYOUTCHECK_CLI +
-                              "' --out '" + scratch.string() + "' > /dev/null";
+                              "' --out '" + scratch.path().string() + "' > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::set<std::string> cases;
-  for (const auto& entry : fs::directory_iterator(scratch)) {
+  for (const auto& entry : fs::directory_iterator(scratch.path())) {
     const std::string name = entry.path().filename().string();
     cases.insert(name);
     SCOPED_TRACE(name);
@@ -60,7 +58,6 @@ TEST(Golden, CliOutputMatchesTheGoldenFiles) {
     if (entry.path().extension() == ".txt" && entry.path().filename() != "cases.txt")
       EXPECT_TRUE(cases.count(entry.path().filename().string()))
           << entry.path() << " has no case in cases.txt: delete it";
-  fs::remove_all(scratch);
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 // stride is caught as soon as the model's rows are padded. Without a GPU: each port still compiles
 // (NVRTC and hipRTC need none), the GPU tests skip.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -14,6 +13,7 @@
 #include "gpu/gpu_test_support.h"
 #include "gpu/shipped_ports.h"
 #include "layoutcheck/gpu/rtc.h"
+#include "scratch_folder.h"
 
 namespace layoutcheck::gpu {
 namespace {
@@ -69,9 +69,7 @@ TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
   EXPECT_FALSE(packed.clean()) << case_verdict_text(packed);
   EXPECT_GT(packed.row_stride_findings, 0) << case_verdict_text(packed);
 
-  const fs::path folder =
-      fs::temp_directory_path() / ("lc_rope_ports_" + std::to_string(::getpid()));
-  fs::create_directories(folder);
+  const layoutcheck::testing::ScratchFolder folder("lc_rope_ports");
   const std::string contracts = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/rope/";
   const std::string padded = contracts + "half_split_padded.x.yaml";
   const std::string out = contracts + "half_split.out.yaml";
@@ -83,7 +81,6 @@ TEST(RopePorts, RowsPackedPortIsCaughtOnPaddedRows) {
       << "consumes: {x: " << padded << ", out: " << out << "}\nmodel: {x: " << padded
       << ", out: " << out << "}\n";
   const CaseVerdict correct = probe_port(manifest((folder / "correct.yaml").string()));
-  fs::remove_all(folder);
   EXPECT_TRUE(correct.clean()) << case_verdict_text(correct);
 }
 
