@@ -10,11 +10,13 @@
 #include <string>
 
 #include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/profile/operator_kind.h"
 
 namespace layoutcheck {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string fixture(const std::string& name) {
   return *read_text_file(std::string(LAYOUTCHECK_TEST_DATA) + "/profile/fixtures/" + name);
@@ -139,6 +141,74 @@ TEST(ProfileErrors, ImpossibleTimesAreErrorsNotFigures) {
   EXPECT_THAT(error_of(trace("-3")), HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
   EXPECT_THAT(error_of(trace("\"3us\"")),
               HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
+}
+
+// A profile with nothing to rank is an error, never an empty ranking that reads as "no copies".
+TEST(ProfileErrors, NothingToRankIsAnError) {
+  const std::string rule = "----  ----------  ----------\n";
+  EXPECT_THAT(error_of(rule + "Name   Self CUDA  # of Calls\n" + rule + rule),
+              HasSubstr("p.txt:4:1: error[profile]: the table has no rows"));
+  const std::string no_device = "no device events";
+  EXPECT_THAT(error_of("{\"traceEvents\": []}"), HasSubstr(no_device));
+  EXPECT_THAT(error_of("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", \"dur\": 5}]}"),
+              HasSubstr(no_device));  // no "ph": not a complete event
+  EXPECT_THAT(error_of("{\"traceEvents\": [1, \"x\", null, {}]}"), HasSubstr(no_device));
+  EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
+                       "\"name\": \"aten::add\", \"dur\": 5}]}"),
+              HasSubstr(no_device));
+}
+
+// Times past what a double holds, and a totals line below the rows it totals.
+TEST(ProfileErrors, TimesMustBeFiniteAndTotalsCoverTheirRows) {
+  const std::string rule = "----  ----------  ----------\n";
+  const std::string header = rule + "Name   Self CUDA  # of Calls\n" + rule;
+  const std::string wide = "----  " + std::string(310, '-') + "  ----------\n";
+  EXPECT_THAT(error_of(wide + "Name  Self CUDA" + std::string(303, ' ') + "# of Calls\n" + wide +
+                       "a::b  " + std::string(305, '9') + "s      1\n" + wide),
+              HasSubstr("'Self CUDA' of a::b is '999"));
+  EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+                       "\"dur\": 1e308}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+                       "\"dur\": 1e308}]}"),
+              HasSubstr("add up past what a double holds"));
+  const std::string rows = header + "a::b     1.0us           1\nc::d     1.0us           1\n" + rule;
+  EXPECT_EQ(error_of(rows + "Self CUDA time total: 2.000us\n"), "");
+  EXPECT_EQ(error_of(rows + "Self CUDA time total: 7.000us\n"), "");  // rows left out
+  EXPECT_THAT(error_of(rows + "Self CUDA time total: 0.001us\n"),
+              HasSubstr("p.txt:7:1: error[profile]: 'Self CUDA time total: 0.001us' is less than "
+                        "the rows above it add up to (2.000us)"));
+}
+
+// Python pads the table by characters: a name with non-ASCII letters is wider in bytes, and its
+// row still reads by the columns of the dashes.
+TEST(ProfileTable, NamesWithNonAsciiLettersKeepTheirColumns) {
+  const std::string rule = "------------  ----------  ----------\n";
+  const Profile profile = parse_profile(rule + "Name           Self CUDA  # of Calls\n" + rule +
+                                            "ln_окна          3.000ms           5\n" +
+                                            "aaaaaaaaaaaé     2.000ms           1\n" + rule,
+                                        "p.txt");
+  EXPECT_EQ(find(profile, "ln_окна").calls, 5);
+  EXPECT_DOUBLE_EQ(find(profile, "ln_окна").device_us, 3000);
+  EXPECT_EQ(find(profile, "aaaaaaaaaaaé").calls, 1);
+}
+
+// A name from a trace is text of the profiled program: written into the Markdown, it cannot end
+// its row or start a section of its own.
+TEST(ProfileReport, NamesCannotBreakTheMarkdown) {
+  const Profile profile = parse_profile(
+      "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k|\\n\\n## Forged\", "
+      "\"dur\": 5}]}",
+      "p.json");
+  const std::string markdown = profile_markdown(profile, ProfileOptions{});
+  EXPECT_THAT(markdown, HasSubstr("| k\\|\\x0a\\x0a## Forged |"));
+  EXPECT_THAT(markdown, Not(HasSubstr("\n## Forged")));
+}
+
+// Shapes whose element count is past 64 bits: an estimate in double, never a wrapped count.
+TEST(ProfileTable, HugeShapesEstimateHugeBytes) {
+  const std::optional<double> bytes =
+      estimated_bytes("aten::gelu", {{4294967296, 4294967296}}, 2);
+  ASSERT_TRUE(bytes);
+  EXPECT_DOUBLE_EQ(*bytes, 2.0 * 4294967296.0 * 4294967296.0 * 2);
 }
 
 }  // namespace

@@ -366,7 +366,10 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
     const auto shape = call_integers("shape", single["shape"], 3);
     for (const std::int64_t size : shape)
       if (size <= 0 || size > (std::int64_t{1} << 31)) bad_call("shape: sizes 1 to 2^31");
-    if (shape[0] * shape[1] * shape[2] > (std::int64_t{1} << 31))
+    std::int64_t elements = 0;
+    if (__builtin_mul_overflow(shape[0], shape[1], &elements) ||
+        __builtin_mul_overflow(elements, shape[2], &elements) ||
+        elements > (std::int64_t{1} << 31))
       bad_call("shape=" + single["shape"] + ": more than 2^31 elements");
     input = rows_call(*op, "call", "", shape[0], shape[1], shape[2]);
   }
@@ -385,9 +388,13 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
   if (single.contains("map_length")) {
     if (!gathers) bad_call("map_length applies to the gathers");
     const std::int64_t length = call_integer("map_length", single["map_length"]);
-    if (length <= 0 || length > (std::int64_t{1} << 31)) bad_call("map_length: 1 to 2^31");
+    // A windows contract under the element cap has at most 2^23 slots (8 channels a token).
+    if (length <= 0 || length > (std::int64_t{1} << 24)) bad_call("map_length: 1 to 2^24");
+    TensorSpec& resized = input.call.tensors[1];
+    resized.shape[1] = length;
+    if (resized.shape[0] * length * resized.shape[2] > (std::int64_t{1} << 31))
+      bad_call("map_length=" + single["map_length"] + ": more than 2^31 elements");
     input.call.map.resize(static_cast<std::size_t>(length), -1);
-    input.call.tensors[1].shape[1] = length;
   }
   for (const auto& [index, value] : entries) {
     if (index < 0 || index >= static_cast<std::int64_t>(input.call.map.size()))

@@ -43,7 +43,7 @@ GatherMap make_gather_map(const Contract& contract) {
     gather_error(contract, "more than 2^31 - 1 slots or tokens: the map is int32");
   map.slots.assign(static_cast<std::size_t>(slots), -1);
   // Element (token t, channel 0) is the start of t's slot; every channel must follow it.
-  std::int64_t misplaced = 0, outside = 0;
+  std::int64_t misplaced = 0, outside = 0, shared = 0;
   field->for_each_offset([&](std::int64_t linear, std::int64_t offset) {
     const std::int64_t t = linear / map.token_width;
     const std::int64_t c = linear % map.token_width;
@@ -55,8 +55,10 @@ GatherMap make_gather_map(const Contract& contract) {
       ++misplaced;
       return;
     }
-    if (c == 0)
-      map.slots[static_cast<std::size_t>(offset / map.token_width)] = static_cast<std::int32_t>(t);
+    if (c != 0) return;
+    std::int32_t& slot = map.slots[static_cast<std::size_t>(offset / map.token_width)];
+    if (slot >= 0) ++shared;
+    slot = static_cast<std::int32_t>(t);
   });
   if (outside > 0)
     gather_error(contract, std::to_string(outside) + " elements lie outside the row of " +
@@ -64,6 +66,10 @@ GatherMap make_gather_map(const Contract& contract) {
   if (misplaced > 0)
     gather_error(contract, std::to_string(misplaced) +
                                " elements do not sit at their channel within a whole-token slot");
+  // Aliasing a field may declare, but a slot is written once: it cannot hold two tokens.
+  if (shared > 0)
+    gather_error(contract, std::to_string(shared) +
+                               " tokens land in a slot another token already holds");
   return map;
 }
 
@@ -87,6 +93,10 @@ std::vector<SlotMode> slot_modes(const Contract& contract) {
     std::int64_t step = 1;
     for (std::size_t m = 0; m < dim.modes.size(); step *= dim.modes[m].size, ++m) {
       if (dim.modes[m].size == 1) continue;  // reads back as 0 at any stride
+      if (dim.modes[m].stride <= 0)  // a broadcast or a reversal cannot be read back slot-first
+        gather_error(contract, "mode " + dim.mode_name(m) + " steps by " +
+                                   std::to_string(dim.modes[m].stride) +
+                                   " elements: the grid's modes step forward");
       if (dim.modes[m].stride % token_width != 0)
         gather_error(contract, "mode " + dim.mode_name(m) + " steps by " +
                                    std::to_string(dim.modes[m].stride) +

@@ -115,10 +115,18 @@ std::vector<std::vector<std::size_t>> symbol_cycles(
   return cycles;
 }
 
+// More separate regions of grid padding than this is an error: each region is a name and a place
+// in every report, and a layout scattering its padding element by element would cost gigabytes.
+constexpr std::size_t kGridPaddingRegionCap = std::size_t{1} << 20;
+
 // The slots of padded grid axes (Dim::pad_before, pad_after) that hold no element are padding of
-// the row, filled with zero: a gather writes zero there. Found by walking the padded space,
-// dims outermost first; contiguous slots merge into one region.
-void add_grid_padding(Contract& contract) {
+// the row, filled with zero: a gather writes zero there. Found by walking the padded space, dims
+// outermost first (no more positions than the element cap allows); contiguous slots merge into one
+// region. Too many regions is an error.
+void add_grid_padding(Contract& contract, std::int64_t row_end,
+                      std::vector<Diagnostic>& diagnostics) {
+  std::size_t regions = 0;
+  std::vector<Padding> added;
   for (const Field& field : contract.fields) {
     if (std::none_of(field.dims.begin(), field.dims.end(),
                      [](const Dim& dim) { return dim.pad_before != 0 || dim.pad_after != 0; }))
@@ -142,7 +150,7 @@ void add_grid_padding(Contract& contract) {
         at += offset[d][counter[d]];
         holds = holds && real[d][counter[d]];
       }
-      if (!holds) slots.push_back(at);
+      if (!holds && at >= 0 && at < row_end) slots.push_back(at);
       std::size_t level = depth;
       while (level > 0 && ++counter[level - 1] == offset[level - 1].size()) counter[--level] = 0;
       if (level == 0) break;
@@ -152,11 +160,20 @@ void add_grid_padding(Contract& contract) {
     for (std::size_t i = 0; i < slots.size();) {
       std::size_t j = i + 1;
       while (j < slots.size() && slots[j] == slots[j - 1] + 1) ++j;
-      contract.padding.push_back(Padding{field.name + " grid padding", slots[i],
-                                         static_cast<std::int64_t>(j - i), 0.0, field.where});
+      if (++regions > kGridPaddingRegionCap) {
+        diagnostics.push_back({field.where, Severity::error, "padding-cap",
+                               "the padded grids leave more than " +
+                                   std::to_string(kGridPaddingRegionCap) +
+                                   " separate regions of padding in the row",
+                               "pad whole rows of the grid, not single elements"});
+        return;
+      }
+      added.push_back(Padding{field.name + " grid padding", slots[i],
+                              static_cast<std::int64_t>(j - i), 0.0, field.where});
       i = j;
     }
   }
+  for (Padding& padding : added) contract.padding.push_back(std::move(padding));
 }
 
 }  // namespace
@@ -296,14 +313,18 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
     end = std::max(end, padding_end);
   }
   if (!ok) return;
-  add_grid_padding(contract);
   if (!contract.row_size_declared) contract.row_size = end;
-  if (contract.row_size > options.element_cap)
+  if (contract.row_size > options.element_cap || end > options.element_cap) {
     error(contract.row_size_where, "element-cap",
-          "the row spans " + std::to_string(contract.row_size) + " elements" +
-              (contract.row_size_declared ? "" : " (highest used offset + 1)") +
+          "the row spans " + std::to_string(std::max(contract.row_size, end)) + " elements" +
+              (contract.row_size_declared && contract.row_size >= end
+                   ? ""
+                   : " (highest used offset + 1)") +
               ", over the cap of " + cap,
           raise);
+    return;
+  }
+  add_grid_padding(contract, end, diagnostics);
 }
 
 }  // namespace layoutcheck

@@ -113,6 +113,7 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   }
   Profile profile;
   profile.source = "chrome trace";
+  bool any_device_event = false;
   for (std::size_t index = 0; index < events->items().size(); ++index) {
     const Json& event = events->items()[index];
     const std::string* phase = string_member(event, "ph");
@@ -121,6 +122,7 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     if (!phase || *phase != "X" || !category || !name) continue;
     const double us = duration(file, event, index, *name);
     if (*category == "kernel" || *category == "gpu_memcpy" || *category == "gpu_memset") {
+      any_device_event = true;
       profile.device_total_us += us;
       const auto id = external_id(event);
       const auto owner = id ? op_of_id.find(*id) : op_of_id.end();
@@ -137,7 +139,15 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
       op.cpu_us += us;
     }
   }
+  if (!any_device_event)
+    fail(file, "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
+               "nothing here ran on a GPU, so nothing can be ranked by device time",
+         "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
+  if (!std::isfinite(profile.device_total_us))
+    fail(file, "the device events' durations add up past what a double holds");
   for (auto& [key, op] : by_key) {
+    if (!std::isfinite(op.device_us) || !std::isfinite(op.cpu_us))
+      fail(file, printable(op.name) + ": its durations add up past what a double holds");
     op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
     op.kind = operator_kind(op.name);
     profile.operators.push_back(std::move(op));
@@ -146,6 +156,7 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
 }
 
 Profile parse_profile(std::string_view text, const std::string& file) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') return parse_chrome_trace(text, file);
   return parse_operator_table(text, file);

@@ -36,9 +36,10 @@ constexpr std::array<std::string_view, 9> kCopies = {
 constexpr std::array<std::string_view, 5> kAllocations = {"empty", "empty_strided", "empty_like",
                                                           "resize_", "zeros"};
 
-std::int64_t elements(const std::vector<std::int64_t>& shape) {
-  std::int64_t count = 1;
-  for (std::int64_t size : shape) count *= size;
+// In double: a profile's shapes are text, and their product may be past 64 bits.
+double elements(const std::vector<std::int64_t>& shape) {
+  double count = 1;
+  for (std::int64_t size : shape) count *= static_cast<double>(size);
   return count;
 }
 
@@ -85,11 +86,11 @@ std::optional<double> estimated_bytes(std::string_view name,
   if (shapes.empty() || shapes.front().empty()) return std::nullopt;
   const std::string_view op = bare(name);
   const double bytes = element_bytes;
-  const double first = static_cast<double>(elements(shapes.front()));
+  const double first = elements(shapes.front());
   if (one_of(op, kUnary)) return 2 * first * bytes;
   if (one_of(op, kBinary)) {
     const double second =
-        shapes.size() > 1 && !shapes[1].empty() ? static_cast<double>(elements(shapes[1])) : 0;
+        shapes.size() > 1 && !shapes[1].empty() ? elements(shapes[1]) : 0;
     return (2 * first + second) * bytes;
   }
   if (op == "index_select" && shapes.size() >= 3 && shapes[2].size() == 1) {

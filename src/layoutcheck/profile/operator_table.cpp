@@ -4,6 +4,8 @@
 // and the Input Shapes column read as they are.
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -56,11 +58,22 @@ struct Column {
   std::string name;
 };
 
+// The byte where the line's character number `characters` starts (UTF-8), or npos. Python pads
+// the table's cells by characters, so a name with non-ASCII letters is wider in bytes.
+std::size_t byte_of_character(std::string_view line, std::size_t characters) {
+  if (characters == std::string_view::npos) return std::string_view::npos;
+  for (std::size_t byte = 0; byte < line.size(); ++byte) {
+    if ((static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80) continue;  // continuation
+    if (characters-- == 0) return byte;
+  }
+  return std::string_view::npos;
+}
+
 std::string cell(std::string_view line, const Column& column) {
-  if (column.begin >= line.size()) return "";
-  return trimmed(line.substr(column.begin, column.end == std::string_view::npos
-                                               ? std::string_view::npos
-                                               : column.end - column.begin));
+  const std::size_t begin = byte_of_character(line, column.begin);
+  if (begin == std::string_view::npos) return "";
+  const std::size_t end = byte_of_character(line, column.end);
+  return trimmed(line.substr(begin, end == std::string_view::npos ? end : end - begin));
 }
 
 [[noreturn]] void fail(const std::string& file, int line, std::string message,
@@ -80,11 +93,25 @@ std::optional<double> microseconds(std::string_view text) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + digits, value);
   if (error != std::errc() || end != text.data() + digits) return std::nullopt;
   const std::string_view unit = text.substr(digits);
-  if (unit == "us" || unit == "μs") return value;
-  if (unit == "ms") return value * 1e3;
-  if (unit == "s") return value * 1e6;
-  if (unit == "ns") return value * 1e-3;
-  return std::nullopt;
+  double us = 0;
+  if (unit == "us" || unit == "μs")
+    us = value;
+  else if (unit == "ms")
+    us = value * 1e3;
+  else if (unit == "s")
+    us = value * 1e6;
+  else if (unit == "ns")
+    us = value * 1e-3;
+  else
+    return std::nullopt;
+  if (!std::isfinite(us)) return std::nullopt;
+  return us;
+}
+
+std::string format_us(double us) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3fus", us);
+  return text;
 }
 
 // The self-time column of the device: "Self CUDA", "Self Device", "Self XPU", ... not "Self CPU"
@@ -175,6 +202,12 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
   if (at >= lines.size())
     fail(file, lines.back().number, "the table does not end with a dashed line",
          "save the whole table, its closing line and totals included");
+  if (profile.operators.empty())
+    fail(file, lines[at].number, "the table has no rows: nothing was profiled",
+         "profile a run that launches work on the device");
+  if (!std::isfinite(profile.device_total_us))
+    fail(file, lines[at].number, "the rows' device times add up past what a double holds");
+  const double rows_us = profile.device_total_us;
   for (std::size_t i = at + 1; i < lines.size(); ++i) {
     const std::string line = trimmed(lines[i].text);
     const auto colon = line.find(" time total: ");
@@ -182,6 +215,13 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     if (!is_device_self(line.substr(0, colon))) continue;
     const std::optional<double> total = microseconds(line.substr(colon + 13));
     if (!total) fail(file, lines[i].number, "'" + line + "' does not end with a time");
+    // The total may count rows the table leaves out (row_limit), never fewer than it shows; the
+    // rows are printed rounded to a thousandth of their unit.
+    if (*total < rows_us * (1 - 1e-3) - 1e-3)
+      fail(file, lines[i].number,
+           "'" + line + "' is less than the rows above it add up to (" + format_us(rows_us) +
+               "): the table and its totals do not belong together",
+           "save the table and its totals from one key_averages().table() call");
     profile.device_total_us = *total;
   }
   return profile;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/profile/operator_kind.h"
 #include "layoutcheck/profile/profile.h"
 
@@ -89,8 +90,10 @@ std::string why(OperatorKind kind) {
   }
 }
 
-// Markdown table cells must not break the table.
-std::string cell(std::string text) {
+// Markdown table cells must not break the table: control characters (a newline would end the row
+// and could start a heading of its own) are written as escapes, pipes escaped.
+std::string cell(std::string_view name) {
+  std::string text = printable(name);
   for (std::size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2)
     text.replace(at, 1, "\\|");
   return text;
