@@ -1,6 +1,7 @@
 // A folder of its own for a test's files, under the system's temporary directory: empty when the
 // test starts (a crashed run's folder under a reused process id is cleared), removed with everything
-// in it when the test ends. Named by the process so parallel test runs never share one.
+// in it when the test ends. Named by the process so parallel test runs never share one; two
+// alive at once in one process need prefixes of their own.
 #pragma once
 
 #include <unistd.h>

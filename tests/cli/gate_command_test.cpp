@@ -65,7 +65,8 @@ TEST(GateCommand, MalformedCallsAreUsageErrors) {
         // Sizes whose product wraps past 64 bits, and a map longer than any windows contract.
         {"operator=layernorm", "shape=2147483648,2147483648,192"},
         {"operator=gather", "grid=8,91,180", "width=1", "map_length=268435456"},
-        {"operator=gather", "grid=8,91,180", "width=65536", "map_length=65536"}}) {
+        {"operator=gather", "grid=8,91,180", "width=65536", "map_length=65536"},
+        {"operator=gather", "grid=8,91,180", "width=65536"}}) {
     const CliResult result = gate_call(call);
     EXPECT_EQ(result.exit_code, 2) << call.back() << "\n" << result.output;
     EXPECT_TRUE(contains(result.output, "error[usage]")) << result.output;

@@ -317,6 +317,14 @@ std::vector<std::int64_t> call_integers(const std::string& key, const std::strin
   return values;
 }
 
+// The call's tensors are filled on the host: at most 2^31 elements each.
+void check_elements(const TensorSpec& tensor, const std::string& given) {
+  std::int64_t elements = 1;
+  for (const std::int64_t size : tensor.shape)
+    if (__builtin_mul_overflow(elements, size, &elements) || elements > (std::int64_t{1} << 31))
+      bad_call(given + ": more than 2^31 elements in a tensor");
+}
+
 }  // namespace
 
 OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
@@ -361,17 +369,16 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
     input = map_call(folder, *op, "call", {grid[0], grid[1], grid[2], width,
                                            single.contains("shifted") && single["shifted"] != "0"},
                      batch);
+    for (const TensorSpec& tensor : input.call.tensors)
+      check_elements(tensor, "grid=" + single["grid"] + " width=" + single["width"]);
   } else {
     if (!single.contains("shape")) bad_call(single["operator"] + " takes shape=B,N,C");
     const auto shape = call_integers("shape", single["shape"], 3);
     for (const std::int64_t size : shape)
       if (size <= 0 || size > (std::int64_t{1} << 31)) bad_call("shape: sizes 1 to 2^31");
-    std::int64_t elements = 0;
-    if (__builtin_mul_overflow(shape[0], shape[1], &elements) ||
-        __builtin_mul_overflow(elements, shape[2], &elements) ||
-        elements > (std::int64_t{1} << 31))
-      bad_call("shape=" + single["shape"] + ": more than 2^31 elements");
     input = rows_call(*op, "call", "", shape[0], shape[1], shape[2]);
+    for (const TensorSpec& tensor : input.call.tensors)
+      check_elements(tensor, "shape=" + single["shape"]);
   }
   input.kind = "call";
   input.description = "the call given";
@@ -388,12 +395,11 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
   if (single.contains("map_length")) {
     if (!gathers) bad_call("map_length applies to the gathers");
     const std::int64_t length = call_integer("map_length", single["map_length"]);
-    // A windows contract under the element cap has at most 2^23 slots (8 channels a token).
+    // The maps come from windows contracts of 8 channels a token under the element cap: at most
+    // 2^23 slots. Twice that leaves room to grow any of them.
     if (length <= 0 || length > (std::int64_t{1} << 24)) bad_call("map_length: 1 to 2^24");
-    TensorSpec& resized = input.call.tensors[1];
-    resized.shape[1] = length;
-    if (resized.shape[0] * length * resized.shape[2] > (std::int64_t{1} << 31))
-      bad_call("map_length=" + single["map_length"] + ": more than 2^31 elements");
+    input.call.tensors[1].shape[1] = length;
+    check_elements(input.call.tensors[1], "map_length=" + single["map_length"]);
     input.call.map.resize(static_cast<std::size_t>(length), -1);
   }
   for (const auto& [index, value] : entries) {

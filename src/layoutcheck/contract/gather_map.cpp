@@ -7,11 +7,12 @@
 namespace layoutcheck {
 namespace {
 
-[[noreturn]] void gather_error(const Contract& contract, std::string message) {
+[[noreturn]] void gather_error(const Contract& contract, std::string message,
+                               std::string fix = "the gathered field's last dim is one token's "
+                                                 "channels, at stride 1, and every other dim "
+                                                 "steps by whole tokens") {
   throw InputError(Diagnostic{contract.gather ? contract.gather->where : contract.where,
-                              Severity::error, "gather", std::move(message),
-                              "the gathered field's last dim is one token's channels, at stride 1, "
-                              "and every other dim steps by whole tokens"});
+                              Severity::error, "gather", std::move(message), std::move(fix)});
 }
 
 constexpr std::size_t kListed = 4;  // violations of one kind listed before counting the rest
@@ -68,8 +69,10 @@ GatherMap make_gather_map(const Contract& contract) {
                                " elements do not sit at their channel within a whole-token slot");
   // Aliasing a field may declare, but a slot is written once: it cannot hold two tokens.
   if (shared > 0)
-    gather_error(contract, std::to_string(shared) +
-                               " tokens land in a slot another token already holds");
+    gather_error(contract,
+                 std::to_string(shared) + " tokens land in a slot another token already holds",
+                 "give each token a slot of its own: no grid mode of the gathered field at "
+                 "stride 0");
   return map;
 }
 
@@ -92,11 +95,9 @@ std::vector<SlotMode> slot_modes(const Contract& contract) {
     const Dim& dim = field.dims[d];
     std::int64_t step = 1;
     for (std::size_t m = 0; m < dim.modes.size(); step *= dim.modes[m].size, ++m) {
+      // Strides are positive here: negative ones are parse errors, and a stride-0 mode of more
+      // than one index puts two tokens in a slot (make_gather_map). read_slot divides by them.
       if (dim.modes[m].size == 1) continue;  // reads back as 0 at any stride
-      if (dim.modes[m].stride <= 0)  // a broadcast or a reversal cannot be read back slot-first
-        gather_error(contract, "mode " + dim.mode_name(m) + " steps by " +
-                                   std::to_string(dim.modes[m].stride) +
-                                   " elements: the grid's modes step forward");
       if (dim.modes[m].stride % token_width != 0)
         gather_error(contract, "mode " + dim.mode_name(m) + " steps by " +
                                    std::to_string(dim.modes[m].stride) +

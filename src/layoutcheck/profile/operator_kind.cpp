@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 
 namespace layoutcheck {
@@ -80,9 +81,11 @@ std::string_view operator_kind_name(OperatorKind kind) {
   return "?";
 }
 
-std::optional<double> estimated_bytes(std::string_view name,
-                                      const std::vector<std::vector<std::int64_t>>& shapes,
-                                      int element_bytes) {
+namespace {
+
+std::optional<double> bytes_by_operator(std::string_view name,
+                                        const std::vector<std::vector<std::int64_t>>& shapes,
+                                        int element_bytes) {
   if (shapes.empty() || shapes.front().empty()) return std::nullopt;
   const std::string_view op = bare(name);
   const double bytes = element_bytes;
@@ -105,6 +108,16 @@ std::optional<double> estimated_bytes(std::string_view name,
   }
   if (one_of(op, kOtherMemory)) return 2 * first * bytes;
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<double> estimated_bytes(std::string_view name,
+                                      const std::vector<std::vector<std::int64_t>>& shapes,
+                                      int element_bytes) {
+  const std::optional<double> bytes = bytes_by_operator(name, shapes, element_bytes);
+  if (bytes && !std::isfinite(*bytes)) return std::nullopt;  // shapes past what a double holds
+  return bytes;
 }
 
 std::optional<std::vector<std::vector<std::int64_t>>> parse_shapes(std::string_view text) {

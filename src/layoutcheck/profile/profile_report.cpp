@@ -91,11 +91,14 @@ std::string why(OperatorKind kind) {
 }
 
 // Markdown table cells must not break the table: control characters (a newline would end the row
-// and could start a heading of its own) are written as escapes, pipes escaped.
+// and could start a heading of its own) are written as escapes; backslashes and pipes escaped, so
+// no pipe of the name ends its cell.
 std::string cell(std::string_view name) {
-  std::string text = printable(name);
-  for (std::size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2)
-    text.replace(at, 1, "\\|");
+  std::string text;
+  for (const char c : printable(name)) {
+    if (c == '\\' || c == '|') text += '\\';
+    text += c;
+  }
   return text;
 }
 
