@@ -138,6 +138,7 @@ TEST(ProfileErrors, ImpossibleTimesAreErrorsNotFigures) {
            "\"dur\": " + dur + "}]}";
   };
   EXPECT_EQ(error_of(trace("12.5")), "");
+  EXPECT_EQ(error_of("\xEF\xBB\xBF" + trace("12.5")), "");  // a byte-order mark first
   EXPECT_THAT(error_of(trace("-3")), HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
   EXPECT_THAT(error_of(trace("\"3us\"")),
               HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
