@@ -171,6 +171,11 @@ TEST(ProfileErrors, TimesMustBeFiniteAndTotalsNotZeroUnderTimedRows) {
                        "\"dur\": 1e308}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
                        "\"dur\": 1e308}]}"),
               HasSubstr("add up past what a double holds"));
+  EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", "
+                       "\"dur\": 1e308}, {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", "
+                       "\"dur\": 1e308}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+                       "\"dur\": 1}]}"),
+              HasSubstr("a: its durations add up past what a double holds"));
   const std::string rows = header + "a::b     1.0us           1\nc::d     1.0us           1\n" + rule;
   EXPECT_EQ(error_of(rows + "Self CUDA time total: 2.000us\n"), "");
   EXPECT_EQ(error_of(rows + "Self CUDA time total: 7.000us\n"), "");  // rows left out

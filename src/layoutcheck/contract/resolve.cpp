@@ -123,8 +123,7 @@ constexpr std::size_t kGridPaddingRegionCap = std::size_t{1} << 20;
 // the row, filled with zero: a gather writes zero there. Found by walking the padded space, dims
 // outermost first (no more positions than the element cap allows); contiguous slots merge into one
 // region. Too many regions is an error.
-void add_grid_padding(Contract& contract, std::int64_t row_end,
-                      std::vector<Diagnostic>& diagnostics) {
+void add_grid_padding(Contract& contract, std::vector<Diagnostic>& diagnostics) {
   std::size_t regions = 0;
   std::vector<Padding> added;
   for (const Field& field : contract.fields) {
@@ -150,7 +149,7 @@ void add_grid_padding(Contract& contract, std::int64_t row_end,
         at += offset[d][counter[d]];
         holds = holds && real[d][counter[d]];
       }
-      if (!holds && at >= 0 && at < row_end) slots.push_back(at);
+      if (!holds) slots.push_back(at);
       std::size_t level = depth;
       while (level > 0 && ++counter[level - 1] == offset[level - 1].size()) counter[--level] = 0;
       if (level == 0) break;
@@ -314,17 +313,15 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
   }
   if (!ok) return;
   if (!contract.row_size_declared) contract.row_size = end;
-  if (contract.row_size > options.element_cap || end > options.element_cap) {
+  if (contract.row_size > options.element_cap) {
     error(contract.row_size_where, "element-cap",
-          "the row spans " + std::to_string(std::max(contract.row_size, end)) + " elements" +
-              (contract.row_size_declared && contract.row_size >= end
-                   ? ""
-                   : " (highest used offset + 1)") +
+          "the row spans " + std::to_string(contract.row_size) + " elements" +
+              (contract.row_size_declared ? "" : " (highest used offset + 1)") +
               ", over the cap of " + cap,
           raise);
     return;
   }
-  add_grid_padding(contract, end, diagnostics);
+  add_grid_padding(contract, diagnostics);
 }
 
 }  // namespace layoutcheck
