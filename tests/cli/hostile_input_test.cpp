@@ -116,6 +116,49 @@ TEST_F(HostileInput, LargeOrEndlessFilesAreRefusedInBoundedTimeAndMemory) {
   EXPECT_NE(silent.output_head.find("nothing to read"), std::string::npos) << silent.output_head;
 }
 
+// Profiles filling the cap (kMaxProfileBytes) with what costs a reader most: each is read in
+// one pass, never held as a line or a JSON value per few bytes.
+TEST_F(HostileInput, ProfilesAtTheSizeCapAreReadInBoundedTimeAndMemory) {
+  const std::size_t size = kMaxProfileBytes - 64;
+  const auto filled = [&](std::string head, const std::string& item, const std::string& tail,
+                          auto&& numbered) {
+    for (std::size_t i = 0; head.size() + tail.size() + item.size() + 24 < size; ++i)
+      head += numbered(item, i);
+    return head + tail;
+  };
+  const auto plain = [](const std::string& item, std::size_t) { return item; };
+  expect("profile: 64 MiB of newlines", {"profile", file("lines.txt", std::string(size, '\n'))},
+         2);
+  expect("profile: a dashed line of 16 million columns",
+         {"profile", file("columns.txt", filled("", "- ", "\nName\n-\n", plain))}, 2);
+  const Outcome keys = expect(
+      "profile: an object of 6 million keys",
+      {"profile", file("keys.json", filled("{", "\"k", "\"z\": 0}",
+                                           [](const std::string& item, std::size_t i) {
+                                             return item + std::to_string(i) + "\": 0,";
+                                           }))},
+      2);
+  EXPECT_NE(keys.output_head.find("values: too large a document"), std::string::npos)
+      << keys.output_head;
+  const Outcome empty =
+      expect("profile: a trace of 21 million empty events",
+             {"profile", file("empty.json", filled("{\"traceEvents\": [", "{}, ", "{}]}", plain))},
+             2);
+  EXPECT_NE(empty.output_head.find("no device events"), std::string::npos) << empty.output_head;
+  // Every event its own operator, all kept: the most a trace within the cap can ask to hold.
+  expect("profile: a trace of 800 000 operators",
+         {"profile",
+          file("operators.json",
+               filled("{\"traceEvents\": [",
+                      R"({"ph": "X", "cat": "cpu_op", "dur": 1, "args": {"External id": )",
+                      R"({"ph": "X", "cat": "kernel", "name": "k", "dur": 1}]})",
+                      [](const std::string& item, std::size_t i) {
+                        const std::string n = std::to_string(i);
+                        return item + n + "}, \"name\": \"op" + n + "\"}, ";
+                      }))},
+         0);
+}
+
 TEST_F(HostileInput, SymbolGraphsResolveInLinearTimeAndCyclesPrintAFewNames) {
   std::string cycle;
   for (int i = 0; i < 3000; ++i)

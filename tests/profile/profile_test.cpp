@@ -99,6 +99,23 @@ TEST(ProfileTrace, KernelsBelongToTheirOperatorsAndWaitsAreFlagged) {
   EXPECT_DOUBLE_EQ(profile.device_total_us, 170.5 + 169.5 + 125 + 30 + 1);
 }
 
+TEST(ProfileTrace, AKernelListedBeforeItsOperatorIsStillItsOperators) {
+  const Profile profile = parse_profile(R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "ln_kernel", "dur": 7, "args": {"External id": 4}},
+    {"ph": "X", "cat": "kernel", "name": "lost_kernel", "dur": 2, "args": {"External id": 9}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::layer_norm", "dur": 30,
+     "args": {"External id": 4, "Input Dims": [[1, 8, 192]]}}
+  ]})", "trace.json");
+  const ProfiledOperator& norm = find(profile, "aten::layer_norm");
+  EXPECT_EQ(norm.calls, 1);
+  EXPECT_DOUBLE_EQ(norm.device_us, 7);
+  EXPECT_EQ(norm.input_shapes, "[[1, 8, 192]]");
+  const ProfiledOperator& lost = find(profile, "lost_kernel");  // its id names no operator
+  EXPECT_EQ(lost.calls, 1);
+  EXPECT_DOUBLE_EQ(lost.device_us, 2);
+  EXPECT_DOUBLE_EQ(profile.device_total_us, 9);
+}
+
 std::string error_of(const std::string& text) {
   try {
     (void)parse_profile(text, "p.txt");
@@ -123,6 +140,11 @@ TEST(ProfileErrors, MalformedInputNamesItsLine) {
               HasSubstr("p.txt:2:1: error[profile]: the table's header has no '# of Calls'"));
   EXPECT_THAT(error_of("{\"traceEvents\": [\n  {\"ph\": \"X\",,}\n]}"), HasSubstr("JSON 2:"));
   EXPECT_THAT(error_of("{\"events\": []}"), HasSubstr("no \"traceEvents\" array"));
+  std::string dashes;  // a rule of 300 columns
+  for (int i = 0; i < 300; ++i) dashes += "-- ";
+  EXPECT_THAT(error_of("\n" + dashes + "\nName\n" + dashes + "\n"),
+              HasSubstr("p.txt:2:1: error[profile]: the dashed line above the header has more "
+                        "than 256 runs of dashes"));
 }
 
 // Times that cannot be: device time spent by no call, a negative or non-numeric duration.

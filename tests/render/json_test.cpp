@@ -4,7 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace layoutcheck {
 namespace {
@@ -112,6 +117,62 @@ TEST(Json, RejectsARepeatedKeyAtItsPosition) {
   EXPECT_THROW(Json::parse(R"({"a": {"b": 1, "b": 1}})"), std::runtime_error);  // nested too
   // The same key in sibling objects is no repeat.
   EXPECT_EQ(Json::parse(R"([{"a": 1}, {"a": 2}])")[1]["a"].as_int(), 2);
+
+  // In a large object (found by sorting) the error is at the first key that repeats, in text order,
+  // whatever the keys' sorted order; an escaped spelling is the same key.
+  std::string large = "{";
+  for (int i = 0; i < 1000; ++i) large += "\"k" + std::to_string(i) + "\": 0,\n";
+  try {
+    Json::parse(large + "\"z\": 1,\n\"k\\u0037\": 1,\n\"k1\": 2}");
+    FAIL() << "accepted a repeated key";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "JSON 1002:1: duplicate key 'k7'");
+  }
+  EXPECT_EQ(Json::parse(large + "\"z\": 1}").size(), 1001u);
+}
+
+TEST(Json, StreamsTheItemsOfOneTopLevelArray) {
+  std::vector<std::pair<std::int64_t, std::size_t>> seen;
+  const Json document = Json::parse(
+      R"({"meta": [1, 2], "events": [{"v": 10}, {"v": 11}, {"v": 12}], "tail": {"events": [5]}})",
+      "events", [&](Json item, std::size_t index) { seen.emplace_back(item["v"].as_int(), index); });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::int64_t, std::size_t>>{{10, 0}, {11, 1}, {12, 2}}));
+  EXPECT_EQ(document["events"].kind(), Json::Kind::array);
+  EXPECT_EQ(document["events"].size(), 0u);     // handed over, not kept
+  EXPECT_EQ(document["meta"].size(), 2u);       // other members as parse() reads them
+  EXPECT_EQ(document["tail"]["events"].size(), 1u);  // only the top level's member streams
+
+  // A member of another kind stays in the document; an error inside an item names its place; what
+  // the handler throws ends the parse.
+  const auto never = [](Json, std::size_t) { FAIL() << "handed an item"; };
+  EXPECT_EQ(Json::parse(R"({"events": 3})", "events", never)["events"].as_int(), 3);
+  try {
+    Json::parse("{\"events\": [\n  {\"v\": 1},\n  {\"v\" 2}\n]}", "events",
+                [](Json, std::size_t) {});
+    FAIL() << "accepted a malformed item";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "JSON 3:8: expected ':'");
+  }
+  EXPECT_THROW(Json::parse(R"({"events": [1, 2]})", "events",
+                           [](Json, std::size_t index) {
+                             if (index == 1) throw std::out_of_range("second");
+                           }),
+               std::out_of_range);
+}
+
+TEST(Json, RefusesMoreValuesThanItHoldsButStreamsAnyNumber) {
+  std::string many = "[";
+  for (int i = 0; i < (1 << 22); ++i) many += "0,";
+  try {
+    Json::parse(many + "0]");
+    FAIL() << "held more than 2^22 values";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("more than 4194304 values"), std::string::npos)
+        << error.what();
+  }
+  std::size_t count = 0;
+  Json::parse("{\"items\": " + many + "0]}", "items", [&](Json, std::size_t) { ++count; });
+  EXPECT_EQ(count, (1u << 22) + 1);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/profile/operator_kind.h"
@@ -74,20 +75,19 @@ std::string input_dims(const Json& event) {
 }  // namespace
 
 Profile parse_chrome_trace(std::string_view text, const std::string& file) {
-  Json trace;
-  try {
-    trace = Json::parse(text);
-  } catch (const std::runtime_error& error) {
-    fail(file, error.what(), "export the trace with prof.export_chrome_trace(path)");
-  }
-  const Json* events = trace.kind() == Json::Kind::object ? trace.find("traceEvents") : nullptr;
-  if (events == nullptr || events->kind() != Json::Kind::array)
-    fail(file, "no \"traceEvents\" array: not a Kineto chrome trace",
-         "export the trace with prof.export_chrome_trace(path)");
-
   using Key = std::tuple<std::string, std::string>;  // name, input dims
   std::map<Key, ProfiledOperator> by_key;
-  std::map<std::int64_t, Key> op_of_id;
+  std::map<std::int64_t, ProfiledOperator*> op_of_id;  // the last operator to carry the id
+  // Kernels that name an operator by id, attributed once every operator is known: a trace need
+  // not list an operator before its kernels. Names are kept once each.
+  struct IdKernel {
+    std::int64_t id;
+    std::size_t name;  // into kernel_names
+    double us;
+  };
+  std::vector<IdKernel> id_kernels;
+  std::vector<std::string> kernel_names;
+  std::map<std::string, std::size_t, std::less<>> kernel_name_index;
   const auto entry = [&](const std::string& name, const std::string& dims) -> ProfiledOperator& {
     ProfiledOperator& op = by_key[{name, dims}];
     if (op.name.empty()) {
@@ -96,48 +96,63 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     }
     return op;
   };
-  // Operators first, so that every kernel finds the operator of its id.
-  for (std::size_t index = 0; index < events->items().size(); ++index) {
-    const Json& event = events->items()[index];
+  Profile profile;
+  profile.source = "chrome trace";
+  bool any_device_event = false;
+  // One pass, each event read and dropped: the trace's events are never all held as JSON values
+  // (tens of bytes each), only what they add to the operators.
+  const auto read_event = [&](const Json& event, std::size_t index) {
     const std::string* phase = string_member(event, "ph");
     const std::string* category = string_member(event, "cat");
     const std::string* name = string_member(event, "name");
-    if (!phase || *phase != "X" || !category || !name) continue;
+    if (!phase || *phase != "X" || !category || !name) return;
     if (*category == "cpu_op" || *category == "user_annotation") {
       const std::string dims = input_dims(event);
       ProfiledOperator& op = entry(*name, dims);
       ++op.calls;
       op.cpu_us += duration(file, event, index, *name);
-      if (const auto id = external_id(event)) op_of_id[*id] = {*name, dims};
-    }
-  }
-  Profile profile;
-  profile.source = "chrome trace";
-  bool any_device_event = false;
-  for (std::size_t index = 0; index < events->items().size(); ++index) {
-    const Json& event = events->items()[index];
-    const std::string* phase = string_member(event, "ph");
-    const std::string* category = string_member(event, "cat");
-    const std::string* name = string_member(event, "name");
-    if (!phase || *phase != "X" || !category || !name) continue;
-    const double us = duration(file, event, index, *name);
-    if (*category == "kernel" || *category == "gpu_memcpy" || *category == "gpu_memset") {
+      if (const auto id = external_id(event)) op_of_id[*id] = &op;
+    } else if (*category == "kernel" || *category == "gpu_memcpy" ||
+               *category == "gpu_memset") {
+      const double us = duration(file, event, index, *name);
       any_device_event = true;
       profile.device_total_us += us;
-      const auto id = external_id(event);
-      const auto owner = id ? op_of_id.find(*id) : op_of_id.end();
-      ProfiledOperator& op = owner != op_of_id.end()
-                                 ? by_key[owner->second]
-                                 : entry(*name, "");  // a kernel no operator launched
-      if (owner == op_of_id.end()) ++op.calls;
-      op.device_us += us;
+      if (const auto id = external_id(event)) {
+        auto [named, added] = kernel_name_index.try_emplace(*name, kernel_names.size());
+        if (added) kernel_names.push_back(*name);
+        id_kernels.push_back({*id, named->second, us});
+      } else {  // a kernel no operator launched
+        ProfiledOperator& op = entry(*name, "");
+        ++op.calls;
+        op.device_us += us;
+      }
     } else if (*category == "cuda_runtime" || *category == "cuda_driver") {
+      const double us = duration(file, event, index, *name);
       const OperatorKind kind = operator_kind(*name);
-      if (kind != OperatorKind::synchronisation && kind != OperatorKind::allocation) continue;
+      if (kind != OperatorKind::synchronisation && kind != OperatorKind::allocation) return;
       ProfiledOperator& op = entry(*name, "");
       ++op.calls;
       op.cpu_us += us;
     }
+  };
+  Json trace;
+  try {
+    trace = Json::parse(text, "traceEvents", read_event);
+  } catch (const InputError&) {
+    throw;  // an event's own error, already naming it
+  } catch (const std::runtime_error& error) {
+    fail(file, error.what(), "export the trace with prof.export_chrome_trace(path)");
+  }
+  const Json* events = trace.kind() == Json::Kind::object ? trace.find("traceEvents") : nullptr;
+  if (events == nullptr || events->kind() != Json::Kind::array)
+    fail(file, "no \"traceEvents\" array: not a Kineto chrome trace",
+         "export the trace with prof.export_chrome_trace(path)");
+  for (const IdKernel& kernel : id_kernels) {
+    const auto owner = op_of_id.find(kernel.id);
+    ProfiledOperator& op = owner != op_of_id.end() ? *owner->second
+                                                   : entry(kernel_names[kernel.name], "");
+    if (owner == op_of_id.end()) ++op.calls;  // its id names no operator in the trace
+    op.device_us += kernel.us;
   }
   if (!any_device_event)
     fail(file, "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "

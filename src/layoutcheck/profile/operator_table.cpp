@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,23 +17,34 @@ namespace layoutcheck {
 namespace {
 
 struct Line {
-  int number;
+  int number = 0;
   std::string_view text;
 };
 
-std::vector<Line> lines_of(std::string_view text) {
-  std::vector<Line> lines;
-  int number = 1;
-  while (!text.empty()) {
-    const auto end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back({number++, line});
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
+// The text's lines one at a time, without their "\n" or "\r\n": a file of 64 MiB of newlines is
+// read in one pass, never held as 64 million entries.
+class LineReader {
+ public:
+  explicit LineReader(std::string_view text) : rest_(text), done_(text.empty()) {}
+
+  // The next line into `line`; false (and `line` kept) past the last one.
+  bool next(Line& line) {
+    if (done_) return false;
+    const auto end = rest_.find('\n');
+    line = {++number_, rest_.substr(0, end)};
+    if (!line.text.empty() && line.text.back() == '\r') line.text.remove_suffix(1);
+    if (end == std::string_view::npos || end + 1 == rest_.size())
+      done_ = true;
+    else
+      rest_.remove_prefix(end + 1);
+    return true;
   }
-  return lines;
-}
+
+ private:
+  std::string_view rest_;
+  bool done_;
+  int number_ = 0;
+};
 
 bool is_rule(std::string_view line) {
   bool dash = false;
@@ -52,27 +64,40 @@ std::string trimmed(std::string_view text) {
   return std::string(text.substr(begin, end - begin + 1));
 }
 
+constexpr std::size_t kMaxColumns = 256;
+
 struct Column {
   std::size_t begin, end;  // end == npos: to the end of the line
   std::string name;
 };
 
-// The byte where the line's character number `characters` starts (UTF-8), or npos. Python pads
-// the table's cells by characters, so a name with non-ASCII letters is wider in bytes.
-std::size_t byte_of_character(std::string_view line, std::size_t characters) {
-  if (characters == std::string_view::npos) return std::string_view::npos;
-  for (std::size_t byte = 0; byte < line.size(); ++byte) {
+// The cells of `line` under `columns` (left to right, apart), found in one walk of the line. The
+// columns count characters: Python pads the table's cells by characters, so a name with non-ASCII
+// letters is wider in bytes (UTF-8).
+std::vector<std::string> cells(std::string_view line, std::span<const Column> columns) {
+  std::vector<std::size_t> bounds;  // each column's first and past-last character
+  for (const Column& column : columns) bounds.insert(bounds.end(), {column.begin, column.end});
+  std::vector<std::size_t> bytes(bounds.size(), std::string_view::npos);
+  std::size_t next = 0, character = 0;
+  for (std::size_t byte = 0; byte < line.size() && next < bounds.size(); ++byte) {
     if ((static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80) continue;  // continuation
-    if (characters-- == 0) return byte;
+    while (next < bounds.size() && bounds[next] == character) bytes[next++] = byte;
+    ++character;
   }
-  return std::string_view::npos;
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::size_t begin = bytes[2 * i], end = bytes[2 * i + 1];
+    out.push_back(begin == std::string_view::npos
+                      ? ""
+                      : trimmed(line.substr(begin, end == std::string_view::npos
+                                                       ? end
+                                                       : end - begin)));
+  }
+  return out;
 }
 
 std::string cell(std::string_view line, const Column& column) {
-  const std::size_t begin = byte_of_character(line, column.begin);
-  if (begin == std::string_view::npos) return "";
-  const std::size_t end = byte_of_character(line, column.end);
-  return trimmed(line.substr(begin, end == std::string_view::npos ? end : end - begin));
+  return cells(line, std::span(&column, 1)).front();
 }
 
 [[noreturn]] void fail(const std::string& file, int line, std::string message,
@@ -117,16 +142,17 @@ bool is_device_self(const std::string& name) {
 }  // namespace
 
 Profile parse_operator_table(std::string_view text, const std::string& file) {
-  const std::vector<Line> lines = lines_of(text);
-  std::size_t top = 0;
-  while (top < lines.size() && !is_rule(lines[top].text)) ++top;
-  if (top + 2 >= lines.size() || !is_rule(lines[top + 2].text))
-    fail(file, top < lines.size() ? lines[top].number : 1,
+  LineReader lines(text);
+  Line top, header, below_header;
+  bool found = false;
+  while (!found && lines.next(top)) found = is_rule(top.text);
+  if (!found || !lines.next(header) || !lines.next(below_header) || !is_rule(below_header.text))
+    fail(file, found ? top.number : 1,
          "no operator table here: expected a dashed line, a header and a dashed line",
          "print the table with prof.key_averages().table(...) and save that text");
   // Columns: the runs of dashes of the rule above the header.
   std::vector<Column> columns;
-  const std::string_view rule = lines[top].text;
+  const std::string_view rule = top.text;
   for (std::size_t i = 0; i < rule.size();) {
     if (rule[i] != '-') {
       ++i;
@@ -134,11 +160,18 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     }
     const std::size_t begin = i;
     while (i < rule.size() && rule[i] == '-') ++i;
+    // Each column's cell is found by a walk of the line, so a rule of millions of dashes
+    // separated by spaces would take hours; a real table has a dozen columns.
+    if (columns.size() == kMaxColumns)
+      fail(file, top.number,
+           "the dashed line above the header has more than " + std::to_string(kMaxColumns) +
+               " runs of dashes: not the columns of an operator table",
+           "print the table with prof.key_averages().table(...) and save that text");
     columns.push_back({begin, i, ""});
   }
   columns.back().end = std::string_view::npos;
-  const Line& header = lines[top + 1];
-  for (Column& column : columns) column.name = cell(header.text, column);
+  const std::vector<std::string> names = cells(header.text, columns);
+  for (std::size_t i = 0; i < columns.size(); ++i) columns[i].name = names[i];
   const auto find = [&](auto&& matches) -> const Column* {
     for (const Column& column : columns)
       if (matches(column.name)) return &column;
@@ -161,9 +194,13 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
 
   Profile profile;
   profile.source = "operator table";
-  std::size_t at = top + 3;
-  for (; at < lines.size() && !is_rule(lines[at].text); ++at) {
-    const Line& line = lines[at];
+  Line line = below_header;
+  bool closed = false;
+  while (!closed && lines.next(line)) {
+    if (is_rule(line.text)) {
+      closed = true;
+      continue;
+    }
     if (trimmed(line.text).empty()) continue;
     ProfiledOperator op;
     op.name = cell(line.text, *name);
@@ -192,26 +229,26 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     profile.device_total_us += op.device_us;
     profile.operators.push_back(std::move(op));
   }
-  if (at >= lines.size())
-    fail(file, lines.back().number, "the table does not end with a dashed line",
+  if (!closed)
+    fail(file, line.number, "the table does not end with a dashed line",
          "save the whole table, its closing line and totals included");
   if (profile.operators.empty())
-    fail(file, lines[at].number, "the table has no rows: nothing was profiled",
+    fail(file, line.number, "the table has no rows: nothing was profiled",
          "profile a run that launches work on the device");
   if (!std::isfinite(profile.device_total_us))
-    fail(file, lines[at].number, "the rows' device times add up past what a double holds");
+    fail(file, line.number, "the rows' device times add up past what a double holds");
   const bool rows_have_time = profile.device_total_us > 0;
-  for (std::size_t i = at + 1; i < lines.size(); ++i) {
-    const std::string line = trimmed(lines[i].text);
+  for (Line after; lines.next(after);) {
+    const std::string line = trimmed(after.text);
     const auto colon = line.find(" time total: ");
     if (line.rfind("Self ", 0) != 0 || colon == std::string::npos) continue;
     if (!is_device_self(line.substr(0, colon))) continue;
     const std::optional<double> total = microseconds(line.substr(colon + 13));
-    if (!total) fail(file, lines[i].number, "'" + line + "' does not end with a time");
+    if (!total) fail(file, after.number, "'" + line + "' does not end with a time");
     // Taken as given otherwise: the rows count a kernel's time twice (on its operator and on its
     // own row), and annotations not at all, so they add up to more or less than the total.
     if (*total == 0 && rows_have_time)
-      fail(file, lines[i].number,
+      fail(file, after.number,
            "'" + line + "' is zero under rows that took device time: the table and its totals "
            "do not belong together",
            "save the table and its totals from one key_averages().table() call");

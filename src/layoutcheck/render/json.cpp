@@ -1,6 +1,8 @@
 #include "layoutcheck/render/json.h"
 
+#include <algorithm>
 #include <charconv>
+#include <numeric>
 #include <cmath>
 #include <stdexcept>
 
@@ -9,6 +11,10 @@ namespace {
 
 constexpr std::size_t kOneLineArrayWidth = 80;
 constexpr int kMaxParseDepth = 256;  // hostile input must not overflow the stack
+// Values held at once: about 80 bytes each with their place in an array or object, so a document
+// of 11 million tiny values (64 MiB of "a":0,) is refused at a few hundred MB, not kept at a GB.
+// A streamed array's items count only while each is read.
+constexpr std::size_t kMaxHeldValues = std::size_t{1} << 22;
 
 const char* kind_name(Json::Kind kind) {
   static const char* const names[] = {"null",   "boolean", "integer", "number",
@@ -38,9 +44,37 @@ void append_utf8(std::string& out, std::uint32_t code) {
   }
 }
 
-class Parser {
+// The first key (in text order) that repeats an earlier one, or npos. Pairwise in a small object;
+// by sorting in a large one, where pairs would take hours (a hostile object of a million keys).
+std::size_t first_repeated_key(const Json::Object& members) {
+  constexpr std::size_t kPairwise = 16;
+  if (members.size() <= kPairwise) {
+    for (std::size_t i = 1; i < members.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (members[i].first == members[j].first) return i;
+    return std::string::npos;
+  }
+  std::vector<std::size_t> order(members.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return members[a].first < members[b].first;
+  });
+  std::size_t first = std::string::npos;
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (members[order[k]].first == members[order[k - 1]].first)
+      first = std::min(first, order[k]);
+  return first;
+}
+
+}  // namespace
+
+class JsonParser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  using ItemHandler = std::function<void(Json, std::size_t)>;
+
+  explicit JsonParser(std::string_view text, std::string_view streamed = {},
+                      const ItemHandler* on_item = nullptr)
+      : text_(text), streamed_(streamed), on_item_(on_item) {}
 
   Json document() {
     Json value = parse_value(0);
@@ -74,6 +108,8 @@ class Parser {
 
   Json parse_value(int depth) {
     if (depth > kMaxParseDepth) fail("nested too deeply");
+    if (++held_ > kMaxHeldValues)
+      fail("more than " + std::to_string(kMaxHeldValues) + " values: too large a document");
     skip_space();
     switch (peek()) {
       case '{':
@@ -98,38 +134,60 @@ class Parser {
 
   Json parse_object(int depth) {
     expect('{');
-    Json object = Json::object();
+    Json::Object members;
+    std::vector<std::size_t> key_at;  // where each key starts, for the error
     skip_space();
-    if (peek() == '}') return ++pos_, object;
+    if (peek() == '}') return ++pos_, Json(std::move(members));
     while (true) {
       skip_space();
       if (peek() != '"') fail("expected a string key");
-      const std::size_t key_at = pos_;
+      key_at.push_back(pos_);
       std::string key = parse_string();
-      // RFC 8259 leaves repeated names to the reader; a second value silently winning would let
-      // a hand edit slip past review, so it is an error, at the repeated key.
-      if (object.find(key) != nullptr) {
-        pos_ = key_at;
-        fail("duplicate key '" + key + "'");
-      }
       skip_space();
       expect(':');
-      object.set(key, parse_value(depth + 1));
       skip_space();
-      if (peek() == '}') return ++pos_, object;
+      const bool streamed = depth == 0 && on_item_ != nullptr && key == streamed_ && peek() == '[';
+      Json value = streamed ? stream_array(depth + 1) : parse_value(depth + 1);
+      members.emplace_back(std::move(key), std::move(value));
+      skip_space();
+      if (peek() == '}') break;
       expect(',');
     }
+    ++pos_;
+    // RFC 8259 leaves repeated names to the reader; a second value silently winning would let
+    // a hand edit slip past review, so it is an error, at the repeated key.
+    if (const std::size_t repeated = first_repeated_key(members); repeated != std::string::npos) {
+      pos_ = key_at[repeated];
+      fail("duplicate key '" + members[repeated].first + "'");
+    }
+    return Json(std::move(members));
   }
 
   Json parse_array(int depth) {
     expect('[');
-    Json array = Json::array();
+    Json::Array items;
     skip_space();
-    if (peek() == ']') return ++pos_, array;
+    if (peek() == ']') return ++pos_, Json(std::move(items));
     while (true) {
-      array.push(parse_value(depth + 1));
+      items.push_back(parse_value(depth + 1));
       skip_space();
-      if (peek() == ']') return ++pos_, array;
+      if (peek() == ']') return ++pos_, Json(std::move(items));
+      expect(',');
+    }
+  }
+
+  // An array whose items go to on_item_ one by one; an empty array stands in its place.
+  Json stream_array(int depth) {
+    expect('[');
+    skip_space();
+    if (peek() == ']') return ++pos_, Json::array();
+    for (std::size_t index = 0;; ++index) {
+      const std::size_t held = held_;
+      Json item = parse_value(depth + 1);
+      held_ = held;
+      (*on_item_)(std::move(item), index);
+      skip_space();
+      if (peek() == ']') return ++pos_, Json::array();
       expect(',');
     }
   }
@@ -232,9 +290,10 @@ class Parser {
 
   std::string_view text_;
   std::size_t pos_ = 0;
+  std::size_t held_ = 0;
+  std::string_view streamed_;
+  const ItemHandler* on_item_;
 };
-
-}  // namespace
 
 std::string json_quote(std::string_view text) {
   std::string out = "\"";
@@ -343,7 +402,12 @@ std::string Json::dump(int indent) const {
 }
 
 Json Json::parse(std::string_view text) {
-  return Parser(text).document();
+  return JsonParser(text).document();
+}
+
+Json Json::parse(std::string_view text, std::string_view streamed,
+                 const std::function<void(Json item, std::size_t index)>& on_item) {
+  return JsonParser(text, streamed, &on_item).document();
 }
 
 void Json::write(std::string& out, int indent, int depth) const {

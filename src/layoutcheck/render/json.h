@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -68,7 +69,15 @@ class Json {
   // and column: "JSON 3:3: duplicate key 'layers'".
   static Json parse(std::string_view text);
 
+  // The same, but the items of the top-level object's array member `streamed` are handed to
+  // `on_item` (with their index) as they are read, and not kept: a trace of millions of events
+  // holds one at a time. The document comes back with that member an empty array. Whatever
+  // on_item throws ends the parse.
+  static Json parse(std::string_view text, std::string_view streamed,
+                    const std::function<void(Json item, std::size_t index)>& on_item);
+
  private:
+  friend class JsonParser;
   explicit Json(Array value) : value_(std::move(value)) {}
   explicit Json(Object value) : value_(std::move(value)) {}
   void write(std::string& out, int indent, int depth) const;
