@@ -11,8 +11,9 @@
 #             figures, judged by a reader, not by a threshold
 #   sanitize  the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer, the Python
 #             ones too (the interpreter with the ASan runtime preloaded), but the install test
-#   fuzz      libFuzzer on the contract parser for LAYOUTCHECK_FUZZ_SECONDS (30), seeded with the
-#             shipped contracts and tests/bad_contracts: no crash, no leak, no hang
+#   fuzz      libFuzzer for LAYOUTCHECK_FUZZ_SECONDS (30) each on the contract parser, seeded with
+#             the shipped contracts and tests/bad_contracts, and on the profile readers, seeded with
+#             tests/profile/fixtures: no crash, no leak, no hang
 #   hip       the HIP backend for gfx906 and gfx90a with Debian's hipcc: compile and link; with no
 #             AMD GPU here the GPU tests must report SKIPPED (a failure is a failure); every
 #             shipped port compiled through hipRTC (run --compile-only)
@@ -237,33 +238,40 @@ stage_sanitize() {
   note "GoogleTest: ${gtests:-0} tests passed"
 }
 
+# run_fuzzer NAME DICT SEED...: the libFuzzer target NAME for fuzz_seconds over the seeds, new inputs
+# into a fresh work corpus; a crash, leak or hang fails the stage.
+run_fuzzer() {
+  local name="$1" dict="$2"
+  shift 2
+  [[ $# -gt 0 ]] || { echo "error: no seeds for $name" >&2; return 1; }
+  local work="$build_root/fuzz/$name"
+  local seeds="$work/seeds" corpus="$work/corpus" artifacts="$work/artifacts" file
+  rm -rf "$work"
+  mkdir -p "$seeds" "$corpus" "$artifacts"
+  for file in "$@"; do cp "$file" "$seeds/$(echo "${file#"$repo_root"/}" | tr '/' '_')"; done
+  local options=(-max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10
+                 -print_final_stats=1 -artifact_prefix="$artifacts/")
+  [[ -f "$dict" ]] && options+=(-dict="$dict")
+  local out="$log_dir/fuzz.$name.run"
+  "$build_root/fuzz/tests/fuzz/$name" "${options[@]}" "$corpus" "$seeds" 2>&1 | tee "$out"
+  note "$name: $# seeds, $(grep -E '^stat::number_of_executed_units' "$out" | awk '{print $2}') inputs in ${fuzz_seconds} s, corpus +$(find "$corpus" -type f | wc -l)"
+}
+
 stage_fuzz() {
   local dir="$build_root/fuzz"
   configure "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
     -DLAYOUTCHECK_BUILD_FUZZERS=ON -DLAYOUTCHECK_BUILD_TESTS=OFF \
     -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF -DLAYOUTCHECK_GPU_BACKEND=none "${launcher[@]}"
-  build "$dir" --target parse_contract_fuzzer
+  build "$dir" --target parse_contract_fuzzer parse_profile_fuzzer
 
-  # Seeds: every shipped contract and every bad contract. New inputs go to a fresh work corpus.
-  local seeds="$dir/seeds" corpus="$dir/corpus" artifacts="$dir/artifacts"
-  rm -rf "$seeds" "$corpus" "$artifacts"
-  mkdir -p "$seeds" "$corpus" "$artifacts"
-  local count=0 file
-  while IFS= read -r -d '' file; do
-    cp "$file" "$seeds/$(echo "${file#"$repo_root"/}" | tr '/' '_')"
-    count=$((count + 1))
-  done < <(find "$repo_root/contracts" -name '*.yaml' -print0
-           [[ -d "$repo_root/tests/bad_contracts" ]] &&
-             find "$repo_root/tests/bad_contracts" -type f -print0)
-  [[ "$count" -gt 0 ]] || { echo "error: no seed contracts found" >&2; return 1; }
-
-  local dict=()
-  [[ -f "$repo_root/tests/fuzz/contract.dict" ]] && dict=(-dict="$repo_root/tests/fuzz/contract.dict")
-  local out="$log_dir/fuzz.run"
-  "$dir/tests/fuzz/parse_contract_fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
-    "$corpus" "$seeds" 2>&1 | tee "$out"
-  note "$count seeds, $(grep -E '^stat::number_of_executed_units' "$out" | awk '{print $2}') inputs in ${fuzz_seconds} s, corpus +$(find "$corpus" -type f | wc -l)"
+  # The contract fuzzer from every shipped contract and every bad one; the profile fuzzer from the
+  # profile fixtures (tables and a trace).
+  local contracts profiles
+  mapfile -d '' contracts < <(find "$repo_root/contracts" -name '*.yaml' -print0
+                              find "$repo_root/tests/bad_contracts" -type f -print0)
+  mapfile -d '' profiles < <(find "$repo_root/tests/profile/fixtures" -type f -print0)
+  run_fuzzer parse_contract_fuzzer "$repo_root/tests/fuzz/contract.dict" "${contracts[@]}"
+  run_fuzzer parse_profile_fuzzer "$repo_root/tests/fuzz/profile.dict" "${profiles[@]}"
 }
 
 stage_hip() {

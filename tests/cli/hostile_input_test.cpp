@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/profile/profile.h"
 #include "layoutcheck/render/json.h"
 #include "scratch_folder.h"
 
@@ -117,46 +119,67 @@ TEST_F(HostileInput, LargeOrEndlessFilesAreRefusedInBoundedTimeAndMemory) {
 }
 
 // Profiles filling the cap (kMaxProfileBytes) with what costs a reader most: each is read in
-// one pass, never held as a line or a JSON value per few bytes.
+// one pass, never held as a line or a JSON value per few bytes. The files are written piece by
+// piece: a child's peak memory counts its parent's (fork copies the high-water mark), so the test
+// itself holds no 64 MiB string.
 TEST_F(HostileInput, ProfilesAtTheSizeCapAreReadInBoundedTimeAndMemory) {
   const std::size_t size = kMaxProfileBytes - 64;
-  const auto filled = [&](std::string head, const std::string& item, const std::string& tail,
-                          auto&& numbered) {
-    for (std::size_t i = 0; head.size() + tail.size() + item.size() + 24 < size; ++i)
-      head += numbered(item, i);
-    return head + tail;
+  const auto filled = [&](const std::string& name, const std::string& head,
+                          const std::string& item, const std::string& tail, auto&& numbered,
+                          std::size_t count = SIZE_MAX) {
+    std::ofstream out(folder_ / name, std::ios::binary);
+    out << head;
+    std::size_t written = head.size();
+    for (std::size_t i = 0; i < count && written + tail.size() + item.size() + 24 < size; ++i) {
+      const std::string piece = numbered(item, i);
+      out << piece;
+      written += piece.size();
+    }
+    out << tail;
+    return folder_ / name;
   };
   const auto plain = [](const std::string& item, std::size_t) { return item; };
-  expect("profile: 64 MiB of newlines", {"profile", file("lines.txt", std::string(size, '\n'))},
-         2);
+  expect("profile: 64 MiB of newlines", {"profile", filled("lines.txt", "", "\n", "", plain)}, 2);
   expect("profile: a dashed line of 16 million columns",
-         {"profile", file("columns.txt", filled("", "- ", "\nName\n-\n", plain))}, 2);
+         {"profile", filled("columns.txt", "", "- ", "\nName\n-\n", plain)}, 2);
+  const std::string rule = "---- ---------- ---------\n";
+  const Outcome rows =
+      expect("profile: a table of 3 million rows",
+             {"profile", filled("rows.txt", rule + "Name # of Calls Self CUDA\n" + rule,
+                                "a    1          1us\n", rule, plain)},
+             2);
+  EXPECT_NE(rows.output_head.find("more than 262144 rows"), std::string::npos) << rows.output_head;
   const Outcome keys = expect(
       "profile: an object of 6 million keys",
-      {"profile", file("keys.json", filled("{", "\"k", "\"z\": 0}",
-                                           [](const std::string& item, std::size_t i) {
-                                             return item + std::to_string(i) + "\": 0,";
-                                           }))},
+      {"profile", filled("keys.json", "{", "\"k", "\"z\": 0}",
+                         [](const std::string& item, std::size_t i) {
+                           return item + std::to_string(i) + "\": 0,";
+                         })},
       2);
   EXPECT_NE(keys.output_head.find("values: too large a document"), std::string::npos)
       << keys.output_head;
   const Outcome empty =
       expect("profile: a trace of 21 million empty events",
-             {"profile", file("empty.json", filled("{\"traceEvents\": [", "{}, ", "{}]}", plain))},
+             {"profile", filled("empty.json", "{\"traceEvents\": [", "{}, ", "{}]}", plain)},
              2);
   EXPECT_NE(empty.output_head.find("no device events"), std::string::npos) << empty.output_head;
-  // Every event its own operator, all kept: the most a trace within the cap can ask to hold.
-  expect("profile: a trace of 800 000 operators",
-         {"profile",
-          file("operators.json",
-               filled("{\"traceEvents\": [",
-                      R"({"ph": "X", "cat": "cpu_op", "dur": 1, "args": {"External id": )",
-                      R"({"ph": "X", "cat": "kernel", "name": "k", "dur": 1}]})",
-                      [](const std::string& item, std::size_t i) {
-                        const std::string n = std::to_string(i);
-                        return item + n + "}, \"name\": \"op" + n + "\"}, ";
-                      }))},
-         0);
+  // Every event its own operator: as many as a profile may list are read, one more is refused.
+  const auto operators = [&](const std::string& name, std::size_t count) {
+    return filled(name, "{\"traceEvents\": [",
+                  R"({"ph": "X", "cat": "cpu_op", "dur": 1, "args": {"External id": )",
+                  R"({"ph": "X", "cat": "kernel", "name": "k", "dur": 1}]})",
+                  [](const std::string& item, std::size_t i) {
+                    const std::string n = std::to_string(i);
+                    return item + n + "}, \"name\": \"op" + n + "\"}, ";
+                  },
+                  count);
+  };
+  expect("profile: a trace of 262 143 operators and a kernel",
+         {"profile", operators("most.json", kMaxProfiledOperators - 1)}, 0);
+  const Outcome most = expect("profile: a trace of 800 000 operators",
+                              {"profile", operators("operators.json", SIZE_MAX)}, 2);
+  EXPECT_NE(most.output_head.find("more than 262144 operators"), std::string::npos)
+      << most.output_head;
 }
 
 TEST_F(HostileInput, SymbolGraphsResolveInLinearTimeAndCyclesPrintAFewNames) {

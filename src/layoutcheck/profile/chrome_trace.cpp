@@ -89,7 +89,12 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   std::vector<std::string> kernel_names;
   std::map<std::string, std::size_t, std::less<>> kernel_name_index;
   const auto entry = [&](const std::string& name, const std::string& dims) -> ProfiledOperator& {
-    ProfiledOperator& op = by_key[{name, dims}];
+    Key key{name, dims};
+    if (by_key.size() == kMaxProfiledOperators && !by_key.contains(key))
+      fail(file, "more than " + std::to_string(kMaxProfiledOperators) +
+                     " operators (names with their input dims): not a profile of a model",
+           "profile a few steps of the model");
+    ProfiledOperator& op = by_key[std::move(key)];
     if (op.name.empty()) {
       op.name = name;
       op.input_shapes = dims;
@@ -154,13 +159,17 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     if (owner == op_of_id.end()) ++op.calls;  // its id names no operator in the trace
     op.device_us += kernel.us;
   }
+  op_of_id.clear();  // before the operators are moved out, which needs room of its own
+  std::vector<IdKernel>().swap(id_kernels);
   if (!any_device_event)
     fail(file, "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
                "nothing here ran on a GPU, so nothing can be ranked by device time",
          "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
   if (!std::isfinite(profile.device_total_us))
     fail(file, "the device events' durations add up past what a double holds");
-  for (auto& [key, op] : by_key) {
+  profile.operators.reserve(by_key.size());
+  while (!by_key.empty()) {  // each node freed as its operator moves out: one copy at a time
+    ProfiledOperator op = std::move(by_key.extract(by_key.begin()).mapped());
     if (!std::isfinite(op.cpu_us))  // its device time is part of the finite total
       fail(file, printable(op.name) + ": its durations add up past what a double holds");
     op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});

@@ -202,6 +202,11 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
       continue;
     }
     if (trimmed(line.text).empty()) continue;
+    if (profile.operators.size() == kMaxProfiledOperators)
+      fail(file, line.number,
+           "more than " + std::to_string(kMaxProfiledOperators) +
+               " rows: not a profile of a model",
+           "print the table of a few steps of the model");
     ProfiledOperator op;
     op.name = cell(line.text, *name);
     if (op.name.empty()) fail(file, line.number, "a row without a name");

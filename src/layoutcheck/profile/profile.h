@@ -7,6 +7,7 @@
 // they cost the end-to-end time more than any kernel's speed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,11 @@ struct ProfiledOperator {
   std::optional<double> bytes;  // estimated bytes per call, memory-bound operators
 };
 
+// Operators a profile may list (rows of a table, names x input dims of a trace): far past any
+// model's, and what bounds a hostile profile's memory (a 64 MiB table of 20-byte rows would be
+// 3 million operators, 800 MB).
+inline constexpr std::size_t kMaxProfiledOperators = std::size_t{1} << 18;
+
 struct Profile {
   std::string source;  // "operator table", "chrome trace"
   std::vector<ProfiledOperator> operators;
@@ -38,12 +44,13 @@ struct Profile {
 
 // The text key_averages().table() prints. @post throws InputError (rule "profile") with the line
 // (and the column's name) of what cannot be read: no table, a missing Name, calls or self device
-// column, a number that is not one.
+// column, a number that is not one, more than kMaxProfiledOperators rows.
 Profile parse_operator_table(std::string_view text, const std::string& file);
 
 // A Kineto chrome trace (torch.profiler export_chrome_trace): device kernels attributed to the CPU
 // operator that launched them (args "External id"), synchronisation and allocation calls counted.
-// @post throws InputError naming the line and column of malformed JSON, or what is missing.
+// @post throws InputError naming the line and column of malformed JSON, or what is missing, or
+//       more than kMaxProfiledOperators operators.
 Profile parse_chrome_trace(std::string_view text, const std::string& file);
 
 // Either, told apart by the first character.

@@ -12,9 +12,9 @@ namespace {
 constexpr std::size_t kOneLineArrayWidth = 80;
 constexpr int kMaxParseDepth = 256;  // hostile input must not overflow the stack
 // Values held at once: about 80 bytes each with their place in an array or object, so a document
-// of 11 million tiny values (64 MiB of "a":0,) is refused at a few hundred MB, not kept at a GB.
+// of 11 million tiny values (64 MiB of "a":0,) is refused at about 200 MB, not kept at a GB.
 // A streamed array's items count only while each is read.
-constexpr std::size_t kMaxHeldValues = std::size_t{1} << 22;
+constexpr std::size_t kMaxHeldValues = std::size_t{1} << 21;
 
 const char* kind_name(Json::Kind kind) {
   static const char* const names[] = {"null",   "boolean", "integer", "number",
