@@ -129,6 +129,17 @@ TEST(Json, RejectsARepeatedKeyAtItsPosition) {
     EXPECT_STREQ(error.what(), "JSON 1002:1: duplicate key 'k7'");
   }
   EXPECT_EQ(Json::parse(large + "\"z\": 1}").size(), 1001u);
+  // Found as the key is read: before a nested object's repeat that closes first, and before any
+  // streamed item is handed over.
+  try {
+    Json::parse(R"({"a": 1, "a": 2, "b": {"c": 1, "c": 2}})");
+    FAIL() << "accepted a repeated key";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "JSON 1:10: duplicate key 'a'");
+  }
+  EXPECT_THROW(Json::parse(R"({"x": 1, "x": 2, "events": [1]})", "events",
+                           [](Json, std::size_t) { FAIL() << "handed an item"; }),
+               std::runtime_error);
 }
 
 TEST(Json, StreamsTheItemsOfOneTopLevelArray) {
@@ -173,6 +184,20 @@ TEST(Json, RefusesMoreValuesThanItHoldsButStreamsAnyNumber) {
   std::size_t count = 0;
   Json::parse("{\"items\": " + many + "0]}", "items", [&](Json, std::size_t) { ++count; });
   EXPECT_EQ(count, (1u << 21) + 1);
+
+  // A streamed item is one event: at most 2^16 values (itself included).
+  std::string item = "[";
+  for (int i = 0; i < (1 << 16) - 2; ++i) item += "0,";
+  EXPECT_NO_THROW(Json::parse("{\"items\": [" + item + "0]]}", "items", [](Json, std::size_t) {}));
+  try {
+    Json::parse("{\"items\": [1, " + item + "0, 0]]}", "items", [](Json, std::size_t) {});
+    FAIL() << "held an item of more than 2^16 values";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("an item of 'items' with more than 65536 values: too large an item"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // CPU operators ("cat": "cpu_op"), the device kernels, copies and sets ("kernel", "gpu_memcpy",
 // "gpu_memset") and the runtime calls ("cuda_runtime", "cuda_driver"). A kernel's time belongs to
 // the operator whose "External id" it carries; operators are grouped by name and input dims.
+// Events of any other phase or category (Python frames, flows, GPU annotations) are not read.
 #include <cmath>
 #include <map>
 #include <string>

@@ -1,10 +1,10 @@
 #include "layoutcheck/render/json.h"
 
-#include <algorithm>
 #include <charconv>
-#include <numeric>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace layoutcheck {
 namespace {
@@ -13,8 +13,10 @@ constexpr std::size_t kOneLineArrayWidth = 80;
 constexpr int kMaxParseDepth = 256;  // hostile input must not overflow the stack
 // Values held at once: about 80 bytes each with their place in an array or object, so a document
 // of 11 million tiny values (64 MiB of "a":0,) is refused at about 200 MB, not kept at a GB.
-// A streamed array's items count only while each is read.
+// A streamed array's items count only while each is read, each at most kMaxStreamedItemValues:
+// an item is one trace event (tens of values), and 17 items of 2 million values each took 10 s.
 constexpr std::size_t kMaxHeldValues = std::size_t{1} << 21;
+constexpr std::size_t kMaxStreamedItemValues = std::size_t{1} << 16;
 
 const char* kind_name(Json::Kind kind) {
   static const char* const names[] = {"null",   "boolean", "integer", "number",
@@ -44,27 +46,31 @@ void append_utf8(std::string& out, std::uint32_t code) {
   }
 }
 
-// The first key (in text order) that repeats an earlier one, or npos. Pairwise in a small object;
-// by sorting in a large one, where pairs would take hours (a hostile object of a million keys).
-std::size_t first_repeated_key(const Json::Object& members) {
-  constexpr std::size_t kPairwise = 16;
-  if (members.size() <= kPairwise) {
-    for (std::size_t i = 1; i < members.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (members[i].first == members[j].first) return i;
-    return std::string::npos;
-  }
-  std::vector<std::size_t> order(members.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return members[a].first < members[b].first;
-  });
-  std::size_t first = std::string::npos;
-  for (std::size_t k = 1; k < order.size(); ++k)
-    if (members[order[k]].first == members[order[k - 1]].first)
-      first = std::min(first, order[k]);
-  return first;
-}
+// Keys of one object by their index into its members, so that a key is found in constant time
+// (pairs would take hours in a hostile object of a million keys) and a member's key is never
+// copied; members may move as the vector grows, indices stay.
+class KeyIndex {
+ public:
+  explicit KeyIndex(const Json::Object& members)
+      : keys_(0, Hash{&members}, Equal{&members}) {}
+  // False when the key of members[index] is already there.
+  bool insert(std::size_t index) { return keys_.insert(index).second; }
+
+ private:
+  struct Hash {
+    const Json::Object* members;
+    std::size_t operator()(std::size_t i) const {
+      return std::hash<std::string>{}((*members)[i].first);
+    }
+  };
+  struct Equal {
+    const Json::Object* members;
+    bool operator()(std::size_t a, std::size_t b) const {
+      return (*members)[a].first == (*members)[b].first;
+    }
+  };
+  std::unordered_set<std::size_t, Hash, Equal> keys_;
+};
 
 }  // namespace
 
@@ -108,8 +114,11 @@ class JsonParser {
 
   Json parse_value(int depth) {
     if (depth > kMaxParseDepth) fail("nested too deeply");
-    if (++held_ > kMaxHeldValues)
-      fail("more than " + std::to_string(kMaxHeldValues) + " values: too large a document");
+    if (++held_ > item_cap_)
+      fail(item_cap_ == kMaxHeldValues
+               ? "more than " + std::to_string(kMaxHeldValues) + " values: too large a document"
+               : "an item of '" + std::string(streamed_) + "' with more than " +
+                     std::to_string(kMaxStreamedItemValues) + " values: too large an item");
     skip_space();
     switch (peek()) {
       case '{':
@@ -135,32 +144,47 @@ class JsonParser {
   Json parse_object(int depth) {
     expect('{');
     Json::Object members;
-    std::vector<std::size_t> key_at;  // where each key starts, for the error
+    std::optional<KeyIndex> index;  // from the 17th key; pairwise comparison before is cheaper
     skip_space();
     if (peek() == '}') return ++pos_, Json(std::move(members));
     while (true) {
       skip_space();
       if (peek() != '"') fail("expected a string key");
-      key_at.push_back(pos_);
-      std::string key = parse_string();
+      const std::size_t key_at = pos_;
+      members.emplace_back(parse_string(), Json());
+      // RFC 8259 leaves repeated names to the reader; a second value silently winning would let
+      // a hand edit slip past review, so it is an error, at the repeated key.
+      if (repeats_a_key(members, index)) {
+        pos_ = key_at;
+        fail("duplicate key '" + members.back().first + "'");
+      }
       skip_space();
       expect(':');
       skip_space();
+      const std::string& key = members.back().first;
       const bool streamed = depth == 0 && on_item_ != nullptr && key == streamed_ && peek() == '[';
       Json value = streamed ? stream_array(depth + 1) : parse_value(depth + 1);
-      members.emplace_back(std::move(key), std::move(value));
+      members.back().second = std::move(value);
       skip_space();
-      if (peek() == '}') break;
+      if (peek() == '}') return ++pos_, Json(std::move(members));
       expect(',');
     }
-    ++pos_;
-    // RFC 8259 leaves repeated names to the reader; a second value silently winning would let
-    // a hand edit slip past review, so it is an error, at the repeated key.
-    if (const std::size_t repeated = first_repeated_key(members); repeated != std::string::npos) {
-      pos_ = key_at[repeated];
-      fail("duplicate key '" + members[repeated].first + "'");
+  }
+
+  // Whether the last member's key is an earlier member's.
+  static bool repeats_a_key(const Json::Object& members, std::optional<KeyIndex>& index) {
+    constexpr std::size_t kPairwise = 16;
+    const std::size_t last = members.size() - 1;
+    if (last < kPairwise) {
+      for (std::size_t i = 0; i < last; ++i)
+        if (members[i].first == members[last].first) return true;
+      return false;
     }
-    return Json(std::move(members));
+    if (!index) {
+      index.emplace(members);
+      for (std::size_t i = 0; i < last; ++i) index->insert(i);
+    }
+    return !index->insert(last);
   }
 
   Json parse_array(int depth) {
@@ -183,7 +207,9 @@ class JsonParser {
     if (peek() == ']') return ++pos_, Json::array();
     for (std::size_t index = 0;; ++index) {
       const std::size_t held = held_;
+      item_cap_ = held + kMaxStreamedItemValues;
       Json item = parse_value(depth + 1);
+      item_cap_ = kMaxHeldValues;
       held_ = held;
       (*on_item_)(std::move(item), index);
       skip_space();
@@ -291,6 +317,7 @@ class JsonParser {
   std::string_view text_;
   std::size_t pos_ = 0;
   std::size_t held_ = 0;
+  std::size_t item_cap_ = kMaxHeldValues;  // lower while a streamed item is read
   std::string_view streamed_;
   const ItemHandler* on_item_;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -47,10 +48,10 @@ void require_positive(const std::string& member, std::int64_t value) {
 void check_problem(const BenchReport& report, const BenchDeclaration& declared) {
   require_positive("layers", report.layers);
   if (report.batches.empty()) reject_report_member("batches", "lists no batch");
+  std::set<std::int64_t> listed;  // a set: a hostile report lists millions of batches
   for (std::size_t i = 0; i < report.batches.size(); ++i) {
     require_positive(indexed("batches", i), report.batches[i]);
-    const auto before = report.batches.begin() + static_cast<std::ptrdiff_t>(i);
-    if (std::find(report.batches.begin(), before, report.batches[i]) != before)
+    if (!listed.insert(report.batches[i]).second)
       reject_report_member(indexed("batches", i),
                            std::to_string(report.batches[i]) + " is listed twice");
   }
