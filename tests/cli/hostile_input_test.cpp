@@ -246,6 +246,16 @@ TEST_F(HostileInput, NonsenseNumbersAndEscapesAreRefused) {
              {"bench", "--from", file("report.json", doctored), "--out", folder_ / "o"}, 2);
   EXPECT_NE(physics.output_head.find("not a measurement"), std::string::npos)
       << physics.output_head;
+
+  // A recorded report listing 1.5 million batches: each checked against the others in a set.
+  std::string batches = *recorded;
+  const std::size_t listed = batches.find("\"batches\": [1, 8, 64, 256]");
+  ASSERT_NE(listed, std::string::npos);
+  std::string more;
+  for (int batch = 100000; batch < 1600000; ++batch) more += ", " + std::to_string(batch);
+  batches.insert(listed + std::string("\"batches\": [1, 8, 64, 256").size(), more);
+  expect("bench --from: 1.5 million batches",
+         {"bench", "--from", file("batches.json", batches), "--out", folder_ / "o"}, 2);
 }
 
 }  // namespace
