@@ -239,7 +239,7 @@ stage_sanitize() {
 }
 
 # run_fuzzer NAME DICT SEED...: the libFuzzer target NAME for fuzz_seconds over the seeds, new inputs
-# into a fresh work corpus; a crash, leak or hang fails the stage.
+# into a fresh work corpus; non-zero on a crash, leak or hang (the failing input in artifacts/).
 run_fuzzer() {
   local name="$1" dict="$2"
   shift 2
@@ -253,7 +253,10 @@ run_fuzzer() {
                  -print_final_stats=1 -artifact_prefix="$artifacts/")
   [[ -f "$dict" ]] && options+=(-dict="$dict")
   local out="$log_dir/fuzz.$name.run"
-  "$build_root/fuzz/tests/fuzz/$name" "${options[@]}" "$corpus" "$seeds" 2>&1 | tee "$out"
+  if ! "$build_root/fuzz/tests/fuzz/$name" "${options[@]}" "$corpus" "$seeds" 2>&1 | tee "$out"; then
+    note "$name: FOUND a failing input, in ${artifacts#"$repo_root"/}"
+    return 1
+  fi
   note "$name: $# seeds, $(grep -E '^stat::number_of_executed_units' "$out" | awk '{print $2}') inputs in ${fuzz_seconds} s, corpus +$(find "$corpus" -type f | wc -l)"
 }
 
@@ -270,8 +273,12 @@ stage_fuzz() {
   mapfile -d '' contracts < <(find "$repo_root/contracts" -name '*.yaml' -print0
                               find "$repo_root/tests/bad_contracts" -type f -print0)
   mapfile -d '' profiles < <(find "$repo_root/tests/profile/fixtures" -type f -print0)
-  run_fuzzer parse_contract_fuzzer "$repo_root/tests/fuzz/contract.dict" "${contracts[@]}"
-  run_fuzzer parse_profile_fuzzer "$repo_root/tests/fuzz/profile.dict" "${profiles[@]}"
+  # Both run whatever the first finds.
+  local status=0
+  run_fuzzer parse_contract_fuzzer "$repo_root/tests/fuzz/contract.dict" "${contracts[@]}" ||
+    status=1
+  run_fuzzer parse_profile_fuzzer "$repo_root/tests/fuzz/profile.dict" "${profiles[@]}" || status=1
+  return "$status"
 }
 
 stage_hip() {
