@@ -80,15 +80,13 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   std::map<Key, ProfiledOperator> by_key;
   std::map<std::int64_t, ProfiledOperator*> op_of_id;  // the last operator to carry the id
   // Kernels that name an operator by id, attributed once every operator is known: a trace need
-  // not list an operator before its kernels. Names are kept once each.
+  // not list an operator before its kernels.
   struct IdKernel {
     std::int64_t id;
-    std::size_t name;  // into kernel_names
+    std::string name;
     double us;
   };
   std::vector<IdKernel> id_kernels;
-  std::vector<std::string> kernel_names;
-  std::map<std::string, std::size_t, std::less<>> kernel_name_index;
   const auto entry = [&](const std::string& name, const std::string& dims) -> ProfiledOperator& {
     Key key{name, dims};
     if (by_key.size() == kMaxProfiledOperators && !by_key.contains(key))
@@ -124,9 +122,7 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
       any_device_event = true;
       profile.device_total_us += us;
       if (const auto id = external_id(event)) {
-        auto [named, added] = kernel_name_index.try_emplace(*name, kernel_names.size());
-        if (added) kernel_names.push_back(*name);
-        id_kernels.push_back({*id, named->second, us});
+        id_kernels.push_back({*id, *name, us});
       } else {  // a kernel no operator launched
         ProfiledOperator& op = entry(*name, "");
         ++op.calls;
@@ -155,22 +151,17 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
          "export the trace with prof.export_chrome_trace(path)");
   for (const IdKernel& kernel : id_kernels) {
     const auto owner = op_of_id.find(kernel.id);
-    ProfiledOperator& op = owner != op_of_id.end() ? *owner->second
-                                                   : entry(kernel_names[kernel.name], "");
+    ProfiledOperator& op = owner != op_of_id.end() ? *owner->second : entry(kernel.name, "");
     if (owner == op_of_id.end()) ++op.calls;  // its id names no operator in the trace
     op.device_us += kernel.us;
   }
-  op_of_id.clear();  // before the operators are moved out, which needs room of its own
-  std::vector<IdKernel>().swap(id_kernels);
   if (!any_device_event)
     fail(file, "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
                "nothing here ran on a GPU, so nothing can be ranked by device time",
          "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
   if (!std::isfinite(profile.device_total_us))
     fail(file, "the device events' durations add up past what a double holds");
-  profile.operators.reserve(by_key.size());
-  while (!by_key.empty()) {  // each node freed as its operator moves out: one copy at a time
-    ProfiledOperator op = std::move(by_key.extract(by_key.begin()).mapped());
+  for (auto& [key, op] : by_key) {
     if (!std::isfinite(op.cpu_us))  // its device time is part of the finite total
       fail(file, printable(op.name) + ": its durations add up past what a double holds");
     op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});

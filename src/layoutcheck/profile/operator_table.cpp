@@ -160,8 +160,8 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     }
     const std::size_t begin = i;
     while (i < rule.size() && rule[i] == '-') ++i;
-    // Each column's cell is found by a walk of the line, so a rule of millions of dashes
-    // separated by spaces would take hours; a real table has a dozen columns.
+    // A real table has a dozen columns; a rule of millions of dashes between spaces would hold
+    // gigabytes of them.
     if (columns.size() == kMaxColumns)
       fail(file, top.number,
            "the dashed line above the header has more than " + std::to_string(kMaxColumns) +
