@@ -258,6 +258,23 @@ CaseVerdict start_verdict(const Case& subject, std::string_view decoder,
   return verdict;
 }
 
+// Values on random inputs laid out as the model lays them out, then the case's value probes.
+// Returns the random inputs: the probes that follow start from them.
+BufferSet check_values(const Case& subject, CaseRunner& kernel_runner,
+                       const CaseProbeRequest& request, Subject& kernel, Subject& reference,
+                       double tolerance, CaseVerdict& verdict) {
+  BufferSet random = subject.make_buffers(request.model, request.rows, request.seed);
+  const auto [values_ok, values_detail] =
+      compare_values(kernel.run(random), reference.run(random), tolerance);
+  verdict.values_checked = true;
+  verdict.values_ok = values_ok;
+  verdict.values_detail = values_detail;
+  if (request.value_probes)
+    for (ProbeFinding& finding : run_value_probes(subject, kernel_runner, request))
+      verdict.add(finding.kind, finding.buffer, finding.message);
+  return random;
+}
+
 void finish_read_map(CaseVerdict& verdict, const Setup& setup, const ReadMap& reads) {
   verdict.reads = compare_reads(setup.producer, setup.claimed, reads);
   verdict.reads.producer_file = setup.producer.file;
@@ -317,16 +334,8 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
   Subject reference(*reference_runner, observed_buffers(subject), request.model);
   CaseVerdict verdict = start_verdict(subject, kDependenceDecoder, request, kernel, setup);
 
-  // Values on random inputs laid out as the model lays them out.
-  const BufferSet random = subject.make_buffers(request.model, request.rows, request.seed);
-  const auto [values_ok, values_detail] =
-      compare_values(kernel.run(random), reference.run(random), subject.value_tolerance());
-  verdict.values_checked = true;
-  verdict.values_ok = values_ok;
-  verdict.values_detail = values_detail;
-  if (request.value_probes)
-    for (ProbeFinding& finding : run_value_probes(subject, kernel_runner, request))
-      verdict.add(finding.kind, finding.buffer, finding.message);
+  const BufferSet random = check_values(subject, kernel_runner, request, kernel, reference,
+                                        subject.value_tolerance(), verdict);
 
   // The probed buffer holds one value everywhere; each probe sets one offset to another.
   BufferSet base = random;
@@ -549,15 +558,8 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
   Subject reference(*reference_runner, observed_buffers(subject), {});
   CaseVerdict verdict = start_verdict(subject, kDataMovementDecoder, request, kernel, setup);
 
-  const BufferSet random = subject.make_buffers(request.model, request.rows, request.seed);
-  const auto [values_ok, values_detail] =
-      compare_values(kernel.run(random), reference.run(random), 0.0);
-  verdict.values_checked = true;
-  verdict.values_ok = values_ok;
-  verdict.values_detail = values_detail;
-  if (request.value_probes)
-    for (ProbeFinding& finding : run_value_probes(subject, kernel_runner, request))
-      verdict.add(finding.kind, finding.buffer, finding.message);
+  const BufferSet random =
+      check_values(subject, kernel_runner, request, kernel, reference, 0.0, verdict);
 
   const auto expected = sources(reference, random, request.buffer);
   std::int64_t computed = 0, outputs = 0;
