@@ -11,9 +11,9 @@
 #             figures, judged by a reader, not by a threshold
 #   sanitize  the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer, the Python
 #             ones too (the interpreter with the ASan runtime preloaded), but the install test
-#   fuzz      libFuzzer for LAYOUTCHECK_FUZZ_SECONDS (30) each on the contract parser, seeded with
-#             the shipped contracts and tests/bad_contracts, and on the profile readers, seeded with
-#             tests/profile/fixtures: no crash, no leak, no hang
+#   fuzz      libFuzzer for LAYOUTCHECK_FUZZ_SECONDS (30), side by side, on the contract parser,
+#             seeded with the shipped contracts and tests/bad_contracts, and on the profile readers,
+#             seeded with tests/profile/fixtures: no crash, no leak, no hang
 #   hip       the HIP backend for gfx906 and gfx90a with Debian's hipcc: compile and link; with no
 #             AMD GPU here the GPU tests must report SKIPPED (a failure is a failure); every
 #             shipped port compiled through hipRTC (run --compile-only)
@@ -240,24 +240,26 @@ stage_sanitize() {
 
 # run_fuzzer NAME DICT SEED...: the libFuzzer target NAME for fuzz_seconds over the seeds, new inputs
 # into a fresh work corpus; non-zero on a crash, leak or hang (the failing input in artifacts/).
+# Its output goes to the log fuzz.NAME.run and its one-line summary to the work folder's summary,
+# so that two can run side by side.
 run_fuzzer() {
   local name="$1" dict="$2"
   shift 2
-  [[ $# -gt 0 ]] || { echo "error: no seeds for $name" >&2; return 1; }
   local work="$build_root/fuzz/$name"
   local seeds="$work/seeds" corpus="$work/corpus" artifacts="$work/artifacts" file
   rm -rf "$work"
   mkdir -p "$seeds" "$corpus" "$artifacts"
+  [[ $# -gt 0 ]] || { echo "$name: no seeds" >"$work/summary"; return 1; }
   for file in "$@"; do cp "$file" "$seeds/$(echo "${file#"$repo_root"/}" | tr '/' '_')"; done
   local options=(-max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10
                  -print_final_stats=1 -artifact_prefix="$artifacts/")
   [[ -f "$dict" ]] && options+=(-dict="$dict")
   local out="$log_dir/fuzz.$name.run"
-  if ! "$build_root/fuzz/tests/fuzz/$name" "${options[@]}" "$corpus" "$seeds" 2>&1 | tee "$out"; then
-    note "$name: FOUND a failing input, in ${artifacts#"$repo_root"/}"
+  if ! "$build_root/fuzz/tests/fuzz/$name" "${options[@]}" "$corpus" "$seeds" >"$out" 2>&1; then
+    echo "$name: FOUND a failing input, in ${artifacts#"$repo_root"/}" >"$work/summary"
     return 1
   fi
-  note "$name: $# seeds, $(grep -E '^stat::number_of_executed_units' "$out" | awk '{print $2}') inputs in ${fuzz_seconds} s, corpus +$(find "$corpus" -type f | wc -l)"
+  echo "$name: $# seeds, $(grep -E '^stat::number_of_executed_units' "$out" | awk '{print $2}') inputs in ${fuzz_seconds} s, corpus +$(find "$corpus" -type f | wc -l)" >"$work/summary"
 }
 
 stage_fuzz() {
@@ -273,11 +275,18 @@ stage_fuzz() {
   mapfile -d '' contracts < <(find "$repo_root/contracts" -name '*.yaml' -print0
                               find "$repo_root/tests/bad_contracts" -type f -print0)
   mapfile -d '' profiles < <(find "$repo_root/tests/profile/fixtures" -type f -print0)
-  # Both run whatever the first finds.
-  local status=0
-  run_fuzzer parse_contract_fuzzer "$repo_root/tests/fuzz/contract.dict" "${contracts[@]}" ||
-    status=1
-  run_fuzzer parse_profile_fuzzer "$repo_root/tests/fuzz/profile.dict" "${profiles[@]}" || status=1
+  # Side by side, a core each, both whatever the other finds.
+  local status=0 contract_fuzzer profile_fuzzer name
+  run_fuzzer parse_contract_fuzzer "$repo_root/tests/fuzz/contract.dict" "${contracts[@]}" &
+  contract_fuzzer=$!
+  run_fuzzer parse_profile_fuzzer "$repo_root/tests/fuzz/profile.dict" "${profiles[@]}" &
+  profile_fuzzer=$!
+  wait "$contract_fuzzer" || status=1
+  wait "$profile_fuzzer" || status=1
+  for name in parse_contract_fuzzer parse_profile_fuzzer; do
+    cat "$log_dir/fuzz.$name.run" 2>/dev/null
+    note "$(cat "$dir/$name/summary" 2>/dev/null || echo "$name: did not run")"
+  done
   return "$status"
 }
 

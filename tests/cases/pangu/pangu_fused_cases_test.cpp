@@ -82,7 +82,7 @@ TEST(WindowReverseCase, EachMutantIsCaught) {
 
 TEST(LayerNormGatherCase, EachSlotReadsItsOwnTokenAndTheWrongRollDoesNot) {
   const auto subject = make_pangu_layer_norm_gather_case();
-  const CaseLayouts layouts = grid_layouts(7, 13, 16, true);
+  const CaseLayouts layouts = grid_layouts(7, 13, 8, true);
   const auto reference = subject->reference(layouts);
   const CaseVerdict clean = probe(*subject, *reference, layouts, "x");
   EXPECT_TRUE(clean.clean()) << case_verdict_text(clean);
