@@ -194,13 +194,15 @@ step "lint the Pangu windows at the second level (8, 46, 90) x 384" 0 pangu-lint
   layoutcheck lint $pangu/windows.yaml $pangu/windows.shifted.yaml "${pangu_level1[@]}"
 step "diff windows: a plain block's gather read as a shifted block's" 1 pangu-diff.txt \
   layoutcheck diff $pangu/windows.yaml $pangu/windows.shifted.yaml --set C=8
+# A shifted block: the kernel writes shifted windows (--with) and the model reads them so
+# (--producer-with).
+shifted_block=(--with $pangu/windows.shifted.yaml --producer-with $pangu/windows.shifted.yaml)
 step "probe (CPU, data-movement): the window gather, shifted windows" 0 pangu-probe-gather.txt \
   layoutcheck probe --case pangu-window-gather --producer $pangu/grid.yaml \
-  --consumer $pangu/grid.yaml --with $pangu/windows.shifted.yaml --set C=8
+  --consumer $pangu/grid.yaml "${shifted_block[@]}" --set C=8
 step "probe (CPU, data-movement): a gather rolling the wrong axes" 1 pangu-probe-gather-mutant.txt \
   layoutcheck probe --case pangu-window-gather --backend cpu:mutant:shift_on_wrong_axes \
-  --producer $pangu/grid.yaml --consumer $pangu/grid.yaml --with $pangu/windows.shifted.yaml \
-  --set C=8
+  --producer $pangu/grid.yaml --consumer $pangu/grid.yaml "${shifted_block[@]}" --set C=8
 step "probe (CPU, dependence): LayerNorm rows of 192" 0 pangu-probe-layernorm.txt \
   layoutcheck probe --case pangu-layernorm --producer $pangu/tokens.yaml \
   --consumer $pangu/tokens.yaml

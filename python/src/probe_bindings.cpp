@@ -96,7 +96,7 @@ void bind_probe(py::module_& module) {
       "_probe",
       [](const py::object& fn, const std::string& case_name, const py::handle& producer,
          const py::handle& consumer, const std::vector<py::handle>& with_contracts,
-         std::optional<std::string> buffer, std::optional<std::string> decoder, std::int64_t rows,
+         const std::vector<py::handle>& producer_with, std::optional<std::string> buffer, std::optional<std::string> decoder, std::int64_t rows,
          std::uint64_t seed, std::int64_t max_probes, std::optional<double> tolerance,
          std::optional<std::size_t> max_runs, std::string name, std::string contracts_folder,
          std::int64_t max_elements, const py::dict& symbols) {
@@ -106,6 +106,8 @@ void bind_probe(py::module_& module) {
         arguments.files.consumer = path_text(consumer);
         for (const py::handle& file : with_contracts)
           arguments.files.with.push_back(path_text(file));
+        for (const py::handle& file : producer_with)
+          arguments.files.producer_with.push_back(path_text(file));
         arguments.files.buffer = std::move(buffer);
         arguments.decoder = std::move(decoder);
         arguments.rows = rows;
@@ -118,7 +120,7 @@ void bind_probe(py::module_& module) {
         return probe(fn, arguments, load_options(symbols, max_elements));
       },
       py::arg("fn"), py::arg("case"), py::arg("producer"), py::arg("consumer"),
-      py::arg("with_contracts"), py::arg("buffer"), py::arg("decoder"), py::arg("rows"),
+      py::arg("with_contracts"), py::arg("producer_with"), py::arg("buffer"), py::arg("decoder"), py::arg("rows"),
       py::arg("seed"), py::arg("max_probes"), py::arg("tolerance"), py::arg("max_runs"),
       py::arg("name"), py::arg("contracts_folder"), py::arg("max_elements"), py::arg("symbols"),
       "The engine behind layoutcheck.probe (which documents the arguments).");

@@ -42,19 +42,22 @@ def run_cli(*arguments):
 
 
 def probe_both(fn, case, producer, consumer, symbols, with_contracts=(), decoder=None,
-               cli_backend="cpu"):
+               cli_backend="cpu", producer_with=()):
     """The module's verdict on fn and the CLI's on its CPU model of the same claim (cli_backend
     names another model, a mutant holding a wrong Python kernel to the CLI's model of the same
     bug); the exit code agrees with the verdict."""
     options = {"decoder": decoder} if decoder else {}
     verdict = layoutcheck.probe(fn, case=case, producer=producer, consumer=consumer,
-                                with_contracts=with_contracts, **options, **symbols)
+                                with_contracts=with_contracts, producer_with=producer_with,
+                                **options, **symbols)
     arguments = ["probe", "--case", case, "--producer", producer, "--consumer", consumer,
                  "--backend", cli_backend, *symbol_options(symbols)]
     if decoder:
         arguments += ["--decoder", decoder]
     for file in with_contracts:
         arguments += ["--with", file]
+    for file in producer_with:
+        arguments += ["--producer-with", file]
     code, cli = run_cli(*arguments)
     assert code == (0 if verdict["clean"] else 1)
     return verdict, cli

@@ -29,14 +29,27 @@ def test_a_gather_shifted_where_the_block_is_not_is_caught_as_the_cli_finds():
     assert not verdict["values"]["agree"]
 
 
+def test_a_shifted_gather_of_a_shifted_block_is_clean_as_the_cli_finds():
+    """The model's windows are shifted too (producer_with), so nothing is misplaced."""
+    shifted = [contract("pangu/windows.shifted.yaml")]
+    verdict, cli = probe_both(window_gather(**GRID, shift=HALF_WINDOW), "pangu-window-gather",
+                              contract("pangu/grid.yaml"), contract("pangu/grid.yaml"), GRID,
+                              shifted, producer_with=shifted)
+    assert_same_verdict(verdict, cli)
+    assert_no_misread(verdict)
+    assert_gates_pass(verdict)
+
+
 def test_a_gather_rolling_the_wrong_axes_is_the_clis_mutant():
+    """Against a shifted block, so the roll on the wrong axes is what is misread."""
+    shifted = [contract("pangu/windows.shifted.yaml")]
     wrong_axes = window_gather(**GRID, shift=(HALF_WINDOW[0], HALF_WINDOW[2], HALF_WINDOW[1]))
     verdict, cli = probe_both(wrong_axes, "pangu-window-gather", contract("pangu/grid.yaml"),
-                              contract("pangu/grid.yaml"), GRID,
-                              [contract("pangu/windows.shifted.yaml")],
-                              cli_backend="cpu:mutant:shift_on_wrong_axes")
+                              contract("pangu/grid.yaml"), GRID, shifted,
+                              cli_backend="cpu:mutant:shift_on_wrong_axes", producer_with=shifted)
     assert_same_verdict(verdict, cli)
-    assert not verdict["clean"]
+    assert verdict["misread"] > 0 and not verdict["clean"]
+    assert verdict["outputs_misplaced"] == 0
 
 
 def test_a_row_wise_layer_norm_reads_each_row_as_the_cli_finds():

@@ -43,6 +43,7 @@ struct ProbeCommandOptions {
   std::string producer;
   std::string consumer;
   std::vector<std::string> with;  // contracts of the buffers not probed, as the kernel reads them
+  std::vector<std::string> producer_with;  // ... and as the model lays them out (--case only)
   std::vector<std::string> assignments;
   std::optional<std::string> buffer;
   std::string backend = "cpu";
@@ -140,7 +141,9 @@ int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
                    const std::string& decoder) {
   const LoadOptions load = load_options_from(options.assignments, options.max_elements);
   CaseProbeRequest request = case_probe_request(
-      subject, CaseProbeFiles{options.producer, options.consumer, options.with, options.buffer},
+      subject,
+      CaseProbeFiles{options.producer, options.consumer, options.with, options.producer_with,
+                     options.buffer},
       load, contracts_folder());
   request.rows = options.rows;
   request.seed = options.seed;
@@ -182,6 +185,11 @@ int run_probe(const ProbeCommandOptions& options) {
                                   "decoder 'gdn' decodes only the gdn case",
                                   "--decoder dependence or data-movement"});
   }
+  if (!options.producer_with.empty())
+    throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
+                                "--producer-with is for the generic decoders: the gdn decoder "
+                                "probes one buffer against its producer alone",
+                                "--decoder dependence, or leave --producer-with out"});
   RunnerRegistry& registry = RunnerRegistry::instance();
 #ifdef LAYOUTCHECK_HAVE_GPU
   static const bool gpu_registered = (register_gpu_runners(registry), true);
@@ -266,7 +274,13 @@ Command setup_probe_command(CLI::App& parent) {
       ->check(CLI::ExistingFile);
   app->add_option("--with", options->with,
                   "Contract of a buffer not probed, as the kernel reads it (repeatable); default: "
-                  "the consumer's sibling files, else Qwen3.5's flat layouts and an [HV,K,V] state")
+                  "the consumer's sibling files, else Qwen3.5's flat layouts and an [HV,K,V] state; "
+                  "with --case the case's own contracts")
+      ->check(CLI::ExistingFile);
+  app->add_option("--producer-with", options->producer_with,
+                  "With --case: contract of a buffer not probed, as the model lays it out "
+                  "(repeatable); default: the case's own contract. Give it beside --with when "
+                  "both sides use another layout than the case's (shifted windows, say)")
       ->check(CLI::ExistingFile);
   add_set_option(app, options->assignments);
   add_max_elements_option(app, options->max_elements);

@@ -297,6 +297,55 @@ TEST(ProbeCase, RopeMisreadIsAFindingAndAgreesWithTheDiff) {
   EXPECT_NE(clean.output.find("verdict: clean"), std::string::npos);
 }
 
+// The buffers not probed are the case's own on both sides unless given: --with alone claims the
+// kernel writes shifted windows where the model reads plain ones; --producer-with says the model's
+// block is shifted too, and then only a kernel that shifts wrongly misreads.
+TEST(ProbeCase, TheModelsOtherBuffersAreGivenWithProducerWith) {
+  const std::string pangu = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/";
+  const std::vector<std::string> base = {
+      "probe", "--case", "pangu-window-gather", "--producer", pangu + "grid.yaml", "--consumer",
+      pangu + "grid.yaml", "--with", pangu + "windows.shifted.yaml", "--set", "Z=2", "--set",
+      "LAT=7", "--set", "LON=13", "--set", "C=2"};
+  const CliResult claim_only = run_cli(base);
+  EXPECT_EQ(claim_only.exit_code, 1) << claim_only.output;
+  EXPECT_TRUE(contains(claim_only.output, "'windows' is written as pangu.windows.shifted, the "
+                                          "model reads it as pangu.windows"))
+      << claim_only.output;
+
+  std::vector<std::string> both = base;
+  both.insert(both.end(), {"--producer-with", pangu + "windows.shifted.yaml"});
+  const CliResult clean = run_cli(both);
+  EXPECT_EQ(clean.exit_code, 0) << clean.output;
+  EXPECT_TRUE(contains(clean.output, "verdict: clean")) << clean.output;
+
+  std::vector<std::string> mutant = both;
+  mutant.insert(mutant.end(), {"--backend", "cpu:mutant:shift_on_wrong_axes"});
+  const CliResult caught = run_cli(mutant);
+  EXPECT_EQ(caught.exit_code, 1) << caught.output;
+  EXPECT_TRUE(contains(caught.output, "layout misread")) << caught.output;
+  EXPECT_FALSE(contains(caught.output, "is written as")) << caught.output;
+}
+
+TEST(ProbeCase, TwoContractsOfOneBufferOrProducerWithOnTheGdnDecoderAreUsageErrors) {
+  const std::string pangu = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/";
+  const CliResult twice = run_cli({"probe", "--case", "pangu-window-gather", "--producer",
+                                   pangu + "grid.yaml", "--consumer", pangu + "grid.yaml",
+                                   "--producer-with", pangu + "windows.yaml", "--producer-with",
+                                   pangu + "windows.shifted.yaml", "--set", "C=2"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_TRUE(contains(twice.output, "a second contract of buffer 'windows'")) << twice.output;
+  const CliResult probed = run_cli({"probe", "--case", "pangu-window-gather", "--producer",
+                                    pangu + "grid.yaml", "--consumer", pangu + "grid.yaml",
+                                    "--with", pangu + "grid.yaml", "--set", "C=2"});
+  EXPECT_EQ(probed.exit_code, 2) << probed.output;
+  EXPECT_TRUE(contains(probed.output, "a second contract of buffer 'x'")) << probed.output;
+  const CliResult gdn = run_cli({"probe", "--producer", contract("gdn/qwen3_5.qkvz.yaml"),
+                                 "--consumer", contract("gdn/qwen3_5.qkvz.yaml"),
+                                 "--producer-with", contract("gdn/qwen3_5.ba.yaml")});
+  EXPECT_EQ(gdn.exit_code, 2) << gdn.output;
+  EXPECT_TRUE(contains(gdn.output, "--producer-with is for the generic decoders")) << gdn.output;
+}
+
 TEST(ProbeCase, BadCaseDecoderOrBackendIsAnInputError) {
   const std::vector<std::string> contracts = {"--producer", kRope + "half_split.x.yaml",
                                               "--consumer", kRope + "half_split.x.yaml"};

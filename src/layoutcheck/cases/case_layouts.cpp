@@ -1,5 +1,6 @@
 #include "layoutcheck/cases/case_layouts.h"
 
+#include <map>
 #include <utility>
 
 namespace layoutcheck {
@@ -13,6 +14,7 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
   for (const BufferSpec& spec : subject.buffers())
     if (!spec.contract.empty())
       layouts[spec.name] = load_contract((contracts_folder / spec.contract).string(), defaults);
+  std::map<std::string, std::string> given;  // buffer -> the file that gave it
   for (const std::string& file : files) {
     Contract contract = load_contract(file, defaults);
     const std::string buffer = subject.buffer_described_by(contract);
@@ -20,6 +22,12 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
       throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
                                   "case '" + subject.name() + "' has no buffer '" + buffer + "'",
                                   "layoutcheck cases lists its buffers"});
+    // A second contract of one buffer would silently replace the first.
+    if (const auto [first, added] = given.emplace(buffer, file); !added)
+      throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
+                                  "a second contract of buffer '" + buffer + "' (the first: " +
+                                      first->second + ")",
+                                  "give one contract per buffer"});
     layouts[buffer] = std::move(contract);
   }
   return layouts;

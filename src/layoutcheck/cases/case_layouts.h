@@ -14,7 +14,8 @@ namespace layoutcheck {
 
 // @post every buffer of `subject` with a default contract has a layout, a file's contract
 //       replacing its buffer's default; --set overrides apply to the files that declare them.
-//       Throws InputError (rule "case-layout") for a file of a buffer the case does not have.
+//       Throws InputError (rule "case-layout") for a file of a buffer the case does not have
+//       and for a second file of one buffer.
 CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
                          const std::vector<std::string>& files,
                          const std::filesystem::path& contracts_folder);

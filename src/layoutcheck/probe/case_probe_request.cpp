@@ -23,7 +23,9 @@ CaseProbeRequest case_probe_request(const Case& subject, const CaseProbeFiles& f
                                     request.buffer + "' (they describe '" + producer.buffer +
                                     "' and '" + consumer.buffer + "')",
                                 "give two contracts of the probed buffer"});
-  request.model = case_layouts(subject, load, {files.producer}, contracts_folder);
+  std::vector<std::string> model_files = files.producer_with;
+  model_files.push_back(files.producer);
+  request.model = case_layouts(subject, load, model_files, contracts_folder);
   std::vector<std::string> claimed_files = files.with;
   claimed_files.push_back(files.consumer);
   request.claimed = case_layouts(subject, load, claimed_files, contracts_folder);
