@@ -9,6 +9,8 @@
 #             after cmake --install)
 #   bench     the lint/diff benchmark on a 10^7-element row and the other benchmarks: prints
 #             figures, judged by a reader, not by a threshold
+#   cases     the main job (scripts/run-cases.sh, README's first command) as a user runs it, CPU
+#             only: every step's exit code the expected one
 #   sanitize  the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer, the Python
 #             ones too (the interpreter with the ASan runtime preloaded), but the install test
 #   fuzz      libFuzzer for LAYOUTCHECK_FUZZ_SECONDS (30), side by side, on the contract parser,
@@ -202,6 +204,17 @@ stage_bench() {
   done
 }
 
+stage_cases() {
+  # Its own Release build of the CLI, whose objects ccache has from the cpu stage (CMake reads the
+  # launcher from the environment).
+  local work="$build_root/cases" ccache_env=()
+  [[ ${#launcher[@]} -gt 0 ]] && ccache_env=(CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  env "${ccache_env[@]}" LAYOUTCHECK_SKIP_DEPS=1 LAYOUTCHECK_GPU_BACKEND=none \
+    LAYOUTCHECK_BUILD_DIR="$work/build" LAYOUTCHECK_OUT="$work/out" \
+    bash "$repo_root/scripts/run-cases.sh" | tee "$log_dir/cases.run"
+  note "$(grep -cE ' exit [0-9]+ +ok$' "$log_dir/cases.run") steps with their expected exit codes"
+}
+
 stage_sanitize() {
   local dir="$build_root/sanitize" python
   python="$(python_for_tests)"
@@ -325,7 +338,7 @@ stage_cuda() {
 
 # ---- driver ----
 
-stages=(deps cpu bench sanitize fuzz hip cuda)
+stages=(deps cpu bench cases sanitize fuzz hip cuda)
 summary=()
 failed=0
 current_stage=""
