@@ -29,7 +29,9 @@
 #
 # Environment: LAYOUTCHECK_GPU_BACKEND=none|cuda|hip forces the backend (default: the one whose
 # GPU this machine has, else none); LAYOUTCHECK_SKIP_DEPS=1 skips the package check;
-# LAYOUTCHECK_OUT / LAYOUTCHECK_BUILD_DIR move out/ and build/gdn.
+# LAYOUTCHECK_OUT / LAYOUTCHECK_BUILD_DIR move out/ and build/gdn; LAYOUTCHECK_CLI=PATH runs a
+# CLI built elsewhere (the test command's cpu stage) instead of building one, taken as built
+# without a GPU backend unless LAYOUTCHECK_GPU_BACKEND names its own.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,6 +55,11 @@ find_nvcc() {
 
 gpu_reason=""
 backend="${LAYOUTCHECK_GPU_BACKEND:-}"
+cli="${LAYOUTCHECK_CLI:-}"
+if [[ -n "$cli" && -z "$backend" ]]; then
+  backend=none
+  gpu_reason="the CLI given in LAYOUTCHECK_CLI is taken as built without a GPU backend"
+fi
 backend_args=()
 amd_archs="$(amd_gpu_archs)"
 nvcc="$(find_nvcc)"
@@ -81,12 +88,21 @@ esac
 # ---- dependencies and build ----
 
 if [[ "${LAYOUTCHECK_SKIP_DEPS:-0}" != 1 ]]; then bash scripts/install-deps.sh run; fi
-echo "== building the layoutcheck CLI (GPU backend: $backend) in ${build_dir#"$repo_root"/}"
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLAYOUTCHECK_GPU_BACKEND="$backend" \
-  -DLAYOUTCHECK_BUILD_TESTS=OFF -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${backend_args[@]}" \
-  >"$out_dir/configure.log" 2>&1 || { cat "$out_dir/configure.log"; exit 2; }
-cmake --build "$build_dir" --parallel "$jobs" --target layoutcheck_cli
-export PATH="$build_dir/src/cli:$PATH"  # so every step below reads as the user would type it
+if [[ -n "$cli" ]]; then
+  [[ -x "$cli" && "$(basename "$cli")" == layoutcheck ]] ||
+    { echo "LAYOUTCHECK_CLI must name a built layoutcheck executable (got '$cli')" >&2; exit 2; }
+  echo "== the layoutcheck CLI given: $cli (GPU backend: $backend)"
+  cli_dir="$(cd "$(dirname "$cli")" && pwd)"
+else
+  echo "== building the layoutcheck CLI (GPU backend: $backend) in ${build_dir#"$repo_root"/}"
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DLAYOUTCHECK_GPU_BACKEND="$backend" -DLAYOUTCHECK_BUILD_TESTS=OFF \
+    -DLAYOUTCHECK_BUILD_BENCHMARKS=OFF "${backend_args[@]}" \
+    >"$out_dir/configure.log" 2>&1 || { cat "$out_dir/configure.log"; exit 2; }
+  cmake --build "$build_dir" --parallel "$jobs" --target layoutcheck_cli
+  cli_dir="$build_dir/src/cli"
+fi
+export PATH="$cli_dir:$PATH"  # so every step below reads as the user would type it
 
 # ---- the case ----
 

@@ -205,12 +205,11 @@ stage_bench() {
 }
 
 stage_cases() {
-  # Its own Release build of the CLI, whose objects ccache has from the cpu stage (CMake reads the
-  # launcher from the environment).
-  local work="$build_root/cases" ccache_env=()
-  [[ ${#launcher[@]} -gt 0 ]] && ccache_env=(CMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  env "${ccache_env[@]}" LAYOUTCHECK_SKIP_DEPS=1 LAYOUTCHECK_GPU_BACKEND=none \
-    LAYOUTCHECK_BUILD_DIR="$work/build" LAYOUTCHECK_OUT="$work/out" \
+  # With the cpu stage's CLI (the same Release build the script would make).
+  local cli="$build_root/cpu/src/cli/layoutcheck"
+  [[ -x "$cli" ]] || { echo "error: no CLI at $cli: the cases stage runs after the cpu stage" >&2
+                       return 1; }
+  LAYOUTCHECK_CLI="$cli" LAYOUTCHECK_SKIP_DEPS=1 LAYOUTCHECK_OUT="$build_root/cases" \
     bash "$repo_root/scripts/run-cases.sh" | tee "$log_dir/cases.run"
   note "$(grep -cE ' exit [0-9]+ +ok$' "$log_dir/cases.run") steps with their expected exit codes"
 }
