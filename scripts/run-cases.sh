@@ -35,6 +35,7 @@
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cli="${LAYOUTCHECK_CLI:+$(realpath -m -- "$LAYOUTCHECK_CLI")}"  # as the caller named it
 cd "$repo_root"
 out_dir="${LAYOUTCHECK_OUT:-$repo_root/out}"
 build_dir="${LAYOUTCHECK_BUILD_DIR:-$repo_root/build/gdn}"
@@ -55,7 +56,6 @@ find_nvcc() {
 
 gpu_reason=""
 backend="${LAYOUTCHECK_GPU_BACKEND:-}"
-cli="${LAYOUTCHECK_CLI:-}"
 if [[ -n "$cli" && -z "$backend" ]]; then
   backend=none
   gpu_reason="the CLI given in LAYOUTCHECK_CLI is taken as built without a GPU backend"

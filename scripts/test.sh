@@ -205,11 +205,14 @@ stage_bench() {
 }
 
 stage_cases() {
-  # With the cpu stage's CLI (the same Release build the script would make).
-  local cli="$build_root/cpu/src/cli/layoutcheck"
-  [[ -x "$cli" ]] || { echo "error: no CLI at $cli: the cases stage runs after the cpu stage" >&2
-                       return 1; }
-  LAYOUTCHECK_CLI="$cli" LAYOUTCHECK_SKIP_DEPS=1 LAYOUTCHECK_OUT="$build_root/cases" \
+  # With the cpu stage's CLI (the same Release build the script would make), brought up to date.
+  local dir="$build_root/cpu"
+  [[ -f "$dir/CMakeCache.txt" ]] ||
+    configure "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${LAYOUTCHECK_CXX:-g++}" \
+      -DLAYOUTCHECK_GPU_BACKEND=none "${launcher[@]}"
+  build "$dir" --target layoutcheck_cli
+  LAYOUTCHECK_CLI="$dir/src/cli/layoutcheck" LAYOUTCHECK_SKIP_DEPS=1 \
+    LAYOUTCHECK_OUT="$build_root/cases" \
     bash "$repo_root/scripts/run-cases.sh" | tee "$log_dir/cases.run"
   note "$(grep -cE ' exit [0-9]+ +ok$' "$log_dir/cases.run") steps with their expected exit codes"
 }
@@ -267,6 +270,7 @@ run_fuzzer() {
                  -print_final_stats=1 -artifact_prefix="$artifacts/")
   [[ -f "$dict" ]] && options+=(-dict="$dict")
   local out="$log_dir/fuzz.$name.run"
+  rm -f "$out"
   if ! "$build_root/fuzz/tests/fuzz/$name" "${options[@]}" "$corpus" "$seeds" >"$out" 2>&1; then
     echo "$name: FOUND a failing input, in ${artifacts#"$repo_root"/}" >"$work/summary"
     return 1
@@ -296,7 +300,7 @@ stage_fuzz() {
   wait "$contract_fuzzer" || status=1
   wait "$profile_fuzzer" || status=1
   for name in parse_contract_fuzzer parse_profile_fuzzer; do
-    cat "$log_dir/fuzz.$name.run" 2>/dev/null
+    cat "$log_dir/fuzz.$name.run" 2>/dev/null || true
     note "$(cat "$dir/$name/summary" 2>/dev/null || echo "$name: did not run")"
   done
   return "$status"

@@ -64,6 +64,13 @@ def contracts_folder():
     return os.path.normpath(os.path.join(os.path.dirname(__file__), _paths.CONTRACTS))
 
 
+def _paths_list(paths):
+    """One path (str or os.PathLike) or several, as a list: a lone str is not its characters."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [paths]
+    return list(paths)
+
+
 def probe(fn, *, case, producer, consumer, with_contracts=(), producer_with=(), buffer=None,
           decoder=None, device="cpu", rows=2, seed=1, max_probes=1 << 14, tolerance=None,
           max_runs=None, name=None, max_elements=DEFAULT_MAX_ELEMENTS, **symbols):
@@ -80,9 +87,10 @@ def probe(fn, *, case, producer, consumer, with_contracts=(), producer_with=(), 
 
     with_contracts: contracts of the other buffers as the kernel reads or writes them (the CLI's
     --with); producer_with: as the model lays them out (--producer-with; both default to the
-    case's own contracts, so a contract given on one side only is a claim that differs); buffer: the probed buffer (default: the producer's); decoder: "dependence" or
-    "data-movement" (default: the first of them the case lists); rows, seed, max_probes,
-    tolerance, max_runs: as the CLI's options; name: what the verdict calls the kernel (default:
+    case's own contracts, so a contract given on one side only is a claim that differs); buffer:
+    the probed buffer (default: the producer's); decoder: "dependence" or "data-movement"
+    (default: the first of them the case lists); rows, seed, max_probes, tolerance, max_runs: as
+    the CLI's options; name: what the verdict calls the kernel (default:
     "python <fn's qualified name>"); symbols: --set overrides (H=2, HV=4).
     """
     callable_ = fn
@@ -91,7 +99,8 @@ def probe(fn, *, case, producer, consumer, with_contracts=(), producer_with=(), 
 
         callable_ = on_device(fn, device, case_buffers(case))
     return _probe(callable_, case=case, producer=producer, consumer=consumer,
-                  with_contracts=list(with_contracts), producer_with=list(producer_with),
+                  with_contracts=_paths_list(with_contracts),
+                  producer_with=_paths_list(producer_with),
                   buffer=buffer, decoder=decoder, rows=rows,
                   seed=seed, max_probes=max_probes, tolerance=tolerance, max_runs=max_runs,
                   name=name or "", contracts_folder=contracts_folder(),

@@ -11,8 +11,8 @@ their counts, the first misread runs, the findings, the values.
 """
 
 # Findings that say the kernel reads or writes a layout other than the producer's.
-_LAYOUT_FINDINGS = ("dependence", "row-stride", "output-layout", "routing", "unresolved",
-                    "ambiguous", "not-a-copy", "row-pitch")
+_LAYOUT_FINDINGS = ("dependence", "row-stride", "output-layout", "input-layout", "routing",
+                    "unresolved", "ambiguous", "not-a-copy", "row-pitch")
 
 _RUNS_SHOWN = 8
 _FINDINGS_SHOWN = 5

@@ -96,8 +96,9 @@ void bind_probe(py::module_& module) {
       "_probe",
       [](const py::object& fn, const std::string& case_name, const py::handle& producer,
          const py::handle& consumer, const std::vector<py::handle>& with_contracts,
-         const std::vector<py::handle>& producer_with, std::optional<std::string> buffer, std::optional<std::string> decoder, std::int64_t rows,
-         std::uint64_t seed, std::int64_t max_probes, std::optional<double> tolerance,
+         const std::vector<py::handle>& producer_with, std::optional<std::string> buffer,
+         std::optional<std::string> decoder, std::int64_t rows, std::uint64_t seed,
+         std::int64_t max_probes, std::optional<double> tolerance,
          std::optional<std::size_t> max_runs, std::string name, std::string contracts_folder,
          std::int64_t max_elements, const py::dict& symbols) {
         ProbeArguments arguments;
@@ -120,10 +121,10 @@ void bind_probe(py::module_& module) {
         return probe(fn, arguments, load_options(symbols, max_elements));
       },
       py::arg("fn"), py::arg("case"), py::arg("producer"), py::arg("consumer"),
-      py::arg("with_contracts"), py::arg("producer_with"), py::arg("buffer"), py::arg("decoder"), py::arg("rows"),
-      py::arg("seed"), py::arg("max_probes"), py::arg("tolerance"), py::arg("max_runs"),
-      py::arg("name"), py::arg("contracts_folder"), py::arg("max_elements"), py::arg("symbols"),
-      "The engine behind layoutcheck.probe (which documents the arguments).");
+      py::arg("with_contracts"), py::arg("producer_with"), py::arg("buffer"), py::arg("decoder"),
+      py::arg("rows"), py::arg("seed"), py::arg("max_probes"), py::arg("tolerance"),
+      py::arg("max_runs"), py::arg("name"), py::arg("contracts_folder"), py::arg("max_elements"),
+      py::arg("symbols"), "The engine behind layoutcheck.probe (which documents the arguments).");
   module.def("case_buffers", &case_buffers, py::arg("case"),
              "The buffers a case's kernel receives, in the order they are passed: [{name, role, "
              "dtype, contract, description}].");

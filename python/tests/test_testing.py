@@ -28,6 +28,8 @@ def test_assert_no_misread_fails_with_fields_counts_and_first_runs(misreading):
     assert message.splitlines()[0] == "the kernel misreads its input"
     assert ("probe (gdn, dependence) of python gdn_step[interleaved qkvz, interleaved ba], "
             "buffer qkvz: layout misread: 72 of 96 elements, exactly the static diff's set; "
+            "input-layout: 'ba' is read as qwen3_next.ba, the model lays it out as qwen3_5.ba: "
+            "4 of 8 elements are read where the model put another; "
             "values differ from the reference") in message
     assert "  K               16        16           0" in message
     assert "the kernel reads Q[1,0:8] from offsets 48-55, which hold V[2,0:8]" in message

@@ -274,11 +274,12 @@ Command setup_probe_command(CLI::App& parent) {
       ->check(CLI::ExistingFile);
   app->add_option("--with", options->with,
                   "Contract of a buffer not probed, as the kernel reads it (repeatable); default: "
-                  "the consumer's sibling files, else Qwen3.5's flat layouts and an [HV,K,V] state; "
-                  "with --case the case's own contracts")
+                  "the consumer's sibling files, else Qwen3.5's flat layouts and an [HV,K,V] "
+                  "state; with the generic decoders the case's own contracts")
       ->check(CLI::ExistingFile);
   app->add_option("--producer-with", options->producer_with,
-                  "With --case: contract of a buffer not probed, as the model lays it out "
+                  "With the generic decoders (--decoder, or a --case other than gdn): contract "
+                  "of a buffer not probed, as the model lays it out "
                   "(repeatable); default: the case's own contract. Give it beside --with when "
                   "both sides use another layout than the case's (shifted windows, say)")
       ->check(CLI::ExistingFile);

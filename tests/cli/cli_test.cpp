@@ -308,8 +308,9 @@ TEST(ProbeCase, TheModelsOtherBuffersAreGivenWithProducerWith) {
       "LAT=7", "--set", "LON=13", "--set", "C=2"};
   const CliResult claim_only = run_cli(base);
   EXPECT_EQ(claim_only.exit_code, 1) << claim_only.output;
-  EXPECT_TRUE(contains(claim_only.output, "'windows' is written as pangu.windows.shifted, the "
-                                          "model reads it as pangu.windows"))
+  EXPECT_TRUE(contains(claim_only.output,
+                       "'windows' is written as pangu.windows.shifted, the "
+                       "model reads it as pangu.windows"))
       << claim_only.output;
 
   std::vector<std::string> both = base;
@@ -326,22 +327,44 @@ TEST(ProbeCase, TheModelsOtherBuffersAreGivenWithProducerWith) {
   EXPECT_FALSE(contains(caught.output, "is written as")) << caught.output;
 }
 
-TEST(ProbeCase, TwoContractsOfOneBufferOrProducerWithOnTheGdnDecoderAreUsageErrors) {
+// An input not probed that the kernel claims in another layout than the model's: the probes of
+// the probed buffer feed it as claimed, so the verdict names it from the contracts.
+TEST(ProbeCase, AnInputNotProbedInAnotherLayoutIsAFinding) {
+  const std::string qkvz = contract("gdn/qwen3_5.qkvz.yaml");
+  const std::vector<std::string> base = {
+      "probe", "--case", "gdn", "--decoder", "dependence", "--producer", qkvz, "--consumer",
+      qkvz, "--set", "H=2", "--set", "HV=4", "--set", "K=8", "--set", "V=8"};
+  std::vector<std::string> claimed = base;
+  claimed.insert(claimed.end(), {"--with", contract("gdn/qwen3_next.ba.yaml")});
+  const CliResult differs = run_cli(claimed);
+  EXPECT_EQ(differs.exit_code, 1) << differs.output;
+  EXPECT_TRUE(contains(differs.output,
+                       "input-layout: 'ba' is read as qwen3_next.ba, the model "
+                       "lays it out as qwen3_5.ba: 4 of 8 elements are read "
+                       "where the model put another"))
+      << differs.output;
+  std::vector<std::string> both = claimed;
+  both.insert(both.end(), {"--producer-with", contract("gdn/qwen3_next.ba.yaml")});
+  const CliResult agrees = run_cli(both);
+  EXPECT_FALSE(contains(agrees.output, "input-layout")) << agrees.output;
+}
+
+TEST(ProbeCase, TwoContractsOfOneBufferOrProducerWithOnTheGdnDecoderAreInputErrors) {
   const std::string pangu = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/";
-  const CliResult twice = run_cli({"probe", "--case", "pangu-window-gather", "--producer",
-                                   pangu + "grid.yaml", "--consumer", pangu + "grid.yaml",
-                                   "--producer-with", pangu + "windows.yaml", "--producer-with",
-                                   pangu + "windows.shifted.yaml", "--set", "C=2"});
+  const CliResult twice =
+      run_cli({"probe", "--case", "pangu-window-gather", "--producer", pangu + "grid.yaml",
+               "--consumer", pangu + "grid.yaml", "--producer-with", pangu + "windows.yaml",
+               "--producer-with", pangu + "windows.shifted.yaml", "--set", "C=2"});
   EXPECT_EQ(twice.exit_code, 2) << twice.output;
   EXPECT_TRUE(contains(twice.output, "a second contract of buffer 'windows'")) << twice.output;
-  const CliResult probed = run_cli({"probe", "--case", "pangu-window-gather", "--producer",
-                                    pangu + "grid.yaml", "--consumer", pangu + "grid.yaml",
-                                    "--with", pangu + "grid.yaml", "--set", "C=2"});
+  const CliResult probed =
+      run_cli({"probe", "--case", "pangu-window-gather", "--producer", pangu + "grid.yaml",
+               "--consumer", pangu + "grid.yaml", "--with", pangu + "grid.yaml", "--set", "C=2"});
   EXPECT_EQ(probed.exit_code, 2) << probed.output;
-  EXPECT_TRUE(contains(probed.output, "a second contract of buffer 'x'")) << probed.output;
+  EXPECT_TRUE(contains(probed.output, "describes 'x', the probed buffer")) << probed.output;
   const CliResult gdn = run_cli({"probe", "--producer", contract("gdn/qwen3_5.qkvz.yaml"),
-                                 "--consumer", contract("gdn/qwen3_5.qkvz.yaml"),
-                                 "--producer-with", contract("gdn/qwen3_5.ba.yaml")});
+                                 "--consumer", contract("gdn/qwen3_5.qkvz.yaml"), "--producer-with",
+                                 contract("gdn/qwen3_5.ba.yaml")});
   EXPECT_EQ(gdn.exit_code, 2) << gdn.output;
   EXPECT_TRUE(contains(gdn.output, "--producer-with is for the generic decoders")) << gdn.output;
 }

@@ -7,7 +7,7 @@ namespace layoutcheck {
 
 CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
                          const std::vector<std::string>& files,
-                         const std::filesystem::path& contracts_folder) {
+                         const std::filesystem::path& contracts_folder, std::string_view probed) {
   LoadOptions defaults = load;
   defaults.ignore_unknown_overrides = true;  // --set H=3 concerns the files that declare H
   CaseLayouts layouts;
@@ -22,12 +22,20 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
       throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
                                   "case '" + subject.name() + "' has no buffer '" + buffer + "'",
                                   "layoutcheck cases lists its buffers"});
+    if (!probed.empty() && buffer == probed)
+      throw InputError(Diagnostic{
+          SourceLocation{file}, Severity::error, "case-layout",
+          "describes '" + buffer +
+              "', the probed buffer, whose layouts the producer and the "
+              "consumer give",
+          "--with and --producer-with (Python: with_contracts, producer_with) are for the "
+          "buffers not probed"});
     // A second contract of one buffer would silently replace the first.
     if (const auto [first, added] = given.emplace(buffer, file); !added)
-      throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
-                                  "a second contract of buffer '" + buffer + "' (the first: " +
-                                      first->second + ")",
-                                  "give one contract per buffer"});
+      throw InputError(Diagnostic{
+          SourceLocation{file}, Severity::error, "case-layout",
+          "a second contract of buffer '" + buffer + "' (the first: " + first->second + ")",
+          "give one contract per buffer"});
     layouts[buffer] = std::move(contract);
   }
   return layouts;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "layoutcheck/cases/case.h"
@@ -14,10 +15,12 @@ namespace layoutcheck {
 
 // @post every buffer of `subject` with a default contract has a layout, a file's contract
 //       replacing its buffer's default; --set overrides apply to the files that declare them.
-//       Throws InputError (rule "case-layout") for a file of a buffer the case does not have
-//       and for a second file of one buffer.
+//       Throws InputError (rule "case-layout") for a file of a buffer the case does not have,
+//       for a second file of one buffer, and for a file of `probed` (a probe's own buffer,
+//       whose layouts its producer and consumer give).
 CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
                          const std::vector<std::string>& files,
-                         const std::filesystem::path& contracts_folder);
+                         const std::filesystem::path& contracts_folder,
+                         std::string_view probed = {});
 
 }  // namespace layoutcheck

@@ -286,26 +286,31 @@ void finish_read_map(CaseVerdict& verdict, const Setup& setup, const ReadMap& re
       verdict.static_diff.row_mismatches.empty() == (verdict.row_stride_findings == 0);
 }
 
-// The output side: a kernel whose claimed layout of a buffer it writes differs from the model's
-// writes elements where the model reads others. The dependence probes read the kernel's
-// responses through its claim, so where they resolve, the claim is what the kernel does.
-void check_output_layouts(const Case& subject, const CaseProbeRequest& request,
-                          CaseVerdict& verdict) {
+// The buffers not probed, where the kernel's claimed layout differs from the model's. An output:
+// the kernel writes elements where the model reads others (the dependence probes read the
+// kernel's responses through its claim, so where they resolve, the claim is what the kernel
+// does). An input (asked for by the request): the kernel reads elements where the model put
+// others; the probes feed it that buffer as it claims, so only this comparison sees it.
+void check_other_layouts(const Case& subject, const CaseProbeRequest& request,
+                         CaseVerdict& verdict) {
   for (const BufferSpec& spec : subject.buffers()) {
-    if (spec.role != BufferRole::output) continue;
+    const bool output = spec.role == BufferRole::output;
+    if (spec.name == request.buffer || (!output && !request.check_inputs_not_probed)) continue;
     const auto model = request.model.find(spec.name);
     const auto claimed = request.claimed.find(spec.name);
     if (model == request.model.end() || claimed == request.claimed.end()) continue;
     const MisreadReport placed =
         compare_reads(model->second, claimed->second, ReadMap::from_contract(claimed->second));
     if (!placed.has_findings()) continue;
-    verdict.outputs_misplaced += std::max<std::int64_t>(placed.misread, 1);
     std::string message =
-        "'" + spec.name + "' is written as " + claimed->second.name + ", the model reads it as " +
-        model->second.name + ": " + std::to_string(placed.misread) + " of " +
-        std::to_string(placed.elements) + " elements land where the model reads another";
+        "'" + spec.name + "' is " + (output ? "written" : "read") + " as " + claimed->second.name +
+        (output ? ", the model reads it as " : ", the model lays it out as ") + model->second.name +
+        ": " + std::to_string(placed.misread) + " of " + std::to_string(placed.elements) +
+        (output ? " elements land where the model reads another"
+                : " elements are read where the model put another");
     for (const std::string& mismatch : placed.row_mismatches) message += "; " + mismatch;
-    verdict.add("output-layout", spec.name, message);
+    if (output) verdict.outputs_misplaced += std::max<std::int64_t>(placed.misread, 1);
+    verdict.add(output ? "output-layout" : "input-layout", spec.name, message);
   }
 }
 
@@ -477,7 +482,7 @@ CaseVerdict probe_dependence(const Case& subject, CaseRunner& kernel_runner,
     }
   }
   finish_read_map(verdict, setup, reads);
-  check_output_layouts(subject, request, verdict);
+  check_other_layouts(subject, request, verdict);
   verdict.runs = kernel.runs();
   return verdict;
 }
@@ -613,7 +618,7 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
       if (read == ReadMap::kNotRead) read = got % setup.stride;
     }
   finish_read_map(verdict, setup, reads);
-  check_output_layouts(subject, request, verdict);
+  check_other_layouts(subject, request, verdict);
   verdict.runs = kernel.runs();
   return verdict;
 }

@@ -42,6 +42,10 @@ struct CaseProbeRequest {
   // Run the case's value probes (Case::value_probes) too; a port's check runs them once for the
   // port rather than once per probed buffer.
   bool value_probes = true;
+  // Compare the model's and the kernel's layouts of the inputs not probed, each difference an
+  // input-layout finding: a probe of one buffer says nothing of how the others are read. A port's
+  // check probes each of its buffers itself.
+  bool check_inputs_not_probed = false;
 };
 
 // The case's value probes on the kernel against the reference on the model's layouts: one

@@ -23,12 +23,17 @@ CaseProbeRequest case_probe_request(const Case& subject, const CaseProbeFiles& f
                                     request.buffer + "' (they describe '" + producer.buffer +
                                     "' and '" + consumer.buffer + "')",
                                 "give two contracts of the probed buffer"});
-  std::vector<std::string> model_files = files.producer_with;
-  model_files.push_back(files.producer);
-  request.model = case_layouts(subject, load, model_files, contracts_folder);
-  std::vector<std::string> claimed_files = files.with;
-  claimed_files.push_back(files.consumer);
-  request.claimed = case_layouts(subject, load, claimed_files, contracts_folder);
+  if (!subject.buffer(request.buffer))
+    throw InputError(
+        Diagnostic{SourceLocation{files.producer}, Severity::error, "case-layout",
+                   "case '" + subject.name() + "' has no buffer '" + request.buffer + "'",
+                   "layoutcheck cases lists its buffers"});
+  request.model =
+      case_layouts(subject, load, files.producer_with, contracts_folder, request.buffer);
+  request.model[request.buffer] = producer;
+  request.claimed = case_layouts(subject, load, files.with, contracts_folder, request.buffer);
+  request.claimed[request.buffer] = consumer;
+  request.check_inputs_not_probed = true;
   return request;
 }
 

@@ -26,9 +26,10 @@ struct CaseProbeFiles {
 
 // @post request.buffer, model (the case's defaults, then `producer_with` and the producer) and
 //       claimed (the defaults, then `with` and the consumer) are set; the other members keep
-//       their defaults. Throws InputError (rule "usage") when the producer or the consumer is
-//       not given or they do not both describe the probed buffer, (rule "case-layout") when two
-//       files of one side describe one buffer, and what loading throws.
+//       their defaults, and check_inputs_not_probed is set. Throws InputError (rule "usage")
+//       when the producer or the consumer is not given or they do not both describe the probed
+//       buffer, (rule "case-layout") when two files of one side describe one buffer or one of
+//       `with` or `producer_with` describes the probed buffer, and what loading throws.
 CaseProbeRequest case_probe_request(const Case& subject, const CaseProbeFiles& files,
                                     const LoadOptions& load,
                                     const std::filesystem::path& contracts_folder);

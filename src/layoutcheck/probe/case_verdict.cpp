@@ -44,7 +44,8 @@ bool CaseVerdict::clean() const {
 bool CaseVerdict::value_noise() const {
   const bool values_wrong = values_checked && !values_ok;
   const bool structural = dependence_mismatches > 0 || row_stride_findings > 0 ||
-                          outputs_misplaced > 0 || count("routing") > 0 ||
+                          outputs_misplaced > 0 || count("input-layout") > 0 ||
+                          count("routing") > 0 ||
                           count("not-a-copy") > 0 || count("never-read") > 0 ||
                           !not_verified.empty();
   const std::int64_t placed = reads.misread + std::max(unresolved, reads.unresolved);

@@ -107,13 +107,18 @@ TEST_F(FrameworkFiguresFile, FiguresFromAnotherGpuOrTimedAnotherWayAreRefused) {
   EXPECT_THROW(require_comparable(figures, "NVIDIA H200", kCalls, 0), InputError);
 }
 
-TEST_F(FrameworkFiguresFile, TheRecordedH100FiguresAreTheBenchsMethod) {
-  const FrameworkFigures figures = load_framework_figures(
-      std::string(LAYOUTCHECK_TEST_DATA) + "/../results/pangu-framework-h100.json");
-  EXPECT_NO_THROW(require_comparable(figures, "NVIDIA H100 80GB HBM3", kCalls, kRotation));
-  ASSERT_EQ(figures.operators.size(), 10u);  // five operators at two grid levels
-  for (const FrameworkFigures::Operator& op : figures.operators)
-    EXPECT_EQ(op.figures.size(), 2u) << op.name << " " << op.shape;
+TEST_F(FrameworkFiguresFile, TheRecordedFiguresAreTheBenchsMethod) {
+  for (const auto& [file, device] :
+       {std::pair<std::string, std::string>{"pangu-framework-h100.json", "NVIDIA H100 80GB HBM3"},
+        {"pangu-framework-h200.json", "NVIDIA H200"}}) {
+    SCOPED_TRACE(file);
+    const FrameworkFigures figures =
+        load_framework_figures(std::string(LAYOUTCHECK_TEST_DATA) + "/../results/" + file);
+    EXPECT_NO_THROW(require_comparable(figures, device, kCalls, kRotation));
+    ASSERT_EQ(figures.operators.size(), 10u);  // five operators at two grid levels
+    for (const FrameworkFigures::Operator& op : figures.operators)
+      EXPECT_EQ(op.figures.size(), 2u) << op.name << " " << op.shape;
+  }
 }
 
 // The script's partition is the bench's contract's: the same windows, rolled the same way.
@@ -125,8 +130,8 @@ TEST_F(FrameworkFiguresFile, FiguresOfAnotherWindowPartitionAreRefused) {
                          options);
   };
   const Contract windows = shifted_windows(46, 90, 384);
-  const FrameworkFigures recorded = load_framework_figures(
-      std::string(LAYOUTCHECK_TEST_DATA) + "/../results/pangu-framework-h100.json");
+  const FrameworkFigures recorded = load_framework_figures(std::string(LAYOUTCHECK_TEST_DATA) +
+                                                           "/../results/pangu-framework-h100.json");
   EXPECT_NO_THROW(require_same_windows(recorded, windows));
   EXPECT_NO_THROW(require_same_windows(recorded, shifted_windows(91, 180, 192)));
   EXPECT_NO_THROW(require_same_windows(load_framework_figures(write(kFigures)), windows));
@@ -148,9 +153,9 @@ TEST_F(FrameworkFiguresFile, FiguresOfAnotherWindowPartitionAreRefused) {
 }
 
 TEST_F(FrameworkFiguresFile, FiguresOfTheOneCallAGraphMethodAreRefused) {
-  // The first recorded H200 figures: one call a graph on the same inputs, no method recorded.
-  const std::string recorded =
-      std::string(LAYOUTCHECK_TEST_DATA) + "/../results/pangu-framework-h200.json";
+  // Figures once recorded on the H200: one call a graph on the same inputs, no method recorded.
+  const std::string recorded = std::string(LAYOUTCHECK_TEST_DATA) +
+                               "/cases/pangu/fixtures/framework-one-call-a-graph-h200.json";
   try {
     load_framework_figures(recorded);
     ADD_FAILURE() << "figures without a timing method were accepted";
