@@ -318,6 +318,13 @@ TEST(ProbeCase, TheModelsOtherBuffersAreGivenWithProducerWith) {
   const CliResult clean = run_cli(both);
   EXPECT_EQ(clean.exit_code, 0) << clean.output;
   EXPECT_TRUE(contains(clean.output, "verdict: clean")) << clean.output;
+  // The verdict says what the buffers not probed were judged on.
+  EXPECT_TRUE(contains(clean.output, "buffers not probed (model / kernel): windows "
+                                     "pangu.windows.shifted / pangu.windows.shifted"))
+      << clean.output;
+  EXPECT_TRUE(contains(claim_only.output, "buffers not probed (model / kernel): windows "
+                                          "pangu.windows / pangu.windows.shifted"))
+      << claim_only.output;
 
   std::vector<std::string> mutant = both;
   mutant.insert(mutant.end(), {"--backend", "cpu:mutant:shift_on_wrong_axes"});

@@ -251,6 +251,13 @@ CaseVerdict start_verdict(const Case& subject, std::string_view decoder,
   verdict.runner = kernel.name();
   verdict.buffer = request.buffer;
   verdict.rows = request.rows;
+  for (const BufferSpec& spec : subject.buffers()) {
+    const auto model = request.model.find(spec.name);
+    const auto claimed = request.claimed.find(spec.name);
+    if (spec.name != request.buffer && model != request.model.end() &&
+        claimed != request.claimed.end())
+      verdict.other_layouts.push_back({spec.name, model->second.name, claimed->second.name});
+  }
   verdict.static_diff =
       compare_reads(setup.producer, setup.claimed, ReadMap::from_contract(setup.claimed));
   verdict.static_diff.producer_file = setup.producer.file;

@@ -125,6 +125,12 @@ std::string case_verdict_text(const CaseVerdict& verdict, std::size_t max_runs) 
                           : " offsets") +
                      ", " + std::to_string(verdict.rows) + " rows per run, " +
                      std::to_string(verdict.runs) + " runs)\n";
+  if (!verdict.other_layouts.empty()) {
+    text += "  buffers not probed (model / kernel):";
+    for (const CaseVerdict::OtherLayout& other : verdict.other_layouts)
+      text += " " + other.buffer + " " + other.model + " / " + other.kernel +
+              (&other == &verdict.other_layouts.back() ? "\n" : ";");
+  }
   if (reads.misread > 0 || reads.unresolved > 0) {
     text += "  " + pad_right("field", 8) + pad_right("elements", 10) + pad_right("misread", 9) +
             "unresolved\n";
@@ -177,6 +183,13 @@ Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
       .set("dependence_mismatches", verdict.dependence_mismatches)
       .set("row_stride_findings", verdict.row_stride_findings)
       .set("outputs_misplaced", verdict.outputs_misplaced);
+  Json layouts = Json::array();
+  for (const CaseVerdict::OtherLayout& other : verdict.other_layouts)
+    layouts.push(Json::object()
+                     .set("buffer", other.buffer)
+                     .set("model", other.model)
+                     .set("kernel", other.kernel));
+  json.set("buffers_not_probed", std::move(layouts));
   json.set("findings", findings_json(verdict.findings));
   Json counts = Json::object();
   for (const auto& [kind, number] : verdict.finding_counts) counts.set(kind, number);

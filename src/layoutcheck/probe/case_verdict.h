@@ -40,6 +40,12 @@ struct CaseVerdict {
   // Output elements the kernel writes where the model reads another (its claimed output layout,
   // which the probes' responses confirm, against the model's).
   std::int64_t outputs_misplaced = 0;
+  // The layouts the buffers not probed were judged on, so a verdict says what it was checked
+  // against: the model's contract and the kernel's claim, by name.
+  struct OtherLayout {
+    std::string buffer, model, kernel;
+  };
+  std::vector<OtherLayout> other_layouts;
   bool values_checked = false;
   bool values_ok = true;
   std::string values_detail;              // the worst difference against the reference
