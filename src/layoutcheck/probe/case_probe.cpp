@@ -251,13 +251,6 @@ CaseVerdict start_verdict(const Case& subject, std::string_view decoder,
   verdict.runner = kernel.name();
   verdict.buffer = request.buffer;
   verdict.rows = request.rows;
-  for (const BufferSpec& spec : subject.buffers()) {
-    const auto model = request.model.find(spec.name);
-    const auto claimed = request.claimed.find(spec.name);
-    if (spec.name != request.buffer && model != request.model.end() &&
-        claimed != request.claimed.end())
-      verdict.other_layouts.push_back({spec.name, model->second.name, claimed->second.name});
-  }
   verdict.static_diff =
       compare_reads(setup.producer, setup.claimed, ReadMap::from_contract(setup.claimed));
   verdict.static_diff.producer_file = setup.producer.file;
@@ -293,7 +286,8 @@ void finish_read_map(CaseVerdict& verdict, const Setup& setup, const ReadMap& re
       verdict.static_diff.row_mismatches.empty() == (verdict.row_stride_findings == 0);
 }
 
-// The buffers not probed, where the kernel's claimed layout differs from the model's. An output:
+// The buffers not probed: the layouts they were judged on, and where the kernel's claimed layout
+// differs from the model's. An output:
 // the kernel writes elements where the model reads others (the dependence probes read the
 // kernel's responses through its claim, so where they resolve, the claim is what the kernel
 // does). An input (asked for by the request): the kernel reads elements where the model put
@@ -301,11 +295,13 @@ void finish_read_map(CaseVerdict& verdict, const Setup& setup, const ReadMap& re
 void check_other_layouts(const Case& subject, const CaseProbeRequest& request,
                          CaseVerdict& verdict) {
   for (const BufferSpec& spec : subject.buffers()) {
-    const bool output = spec.role == BufferRole::output;
-    if (spec.name == request.buffer || (!output && !request.check_inputs_not_probed)) continue;
+    if (spec.name == request.buffer) continue;
     const auto model = request.model.find(spec.name);
     const auto claimed = request.claimed.find(spec.name);
     if (model == request.model.end() || claimed == request.claimed.end()) continue;
+    verdict.other_layouts.push_back({spec.name, model->second.name, claimed->second.name});
+    const bool output = spec.role == BufferRole::output;
+    if (!output && !request.check_inputs_not_probed) continue;
     const MisreadReport placed =
         compare_reads(model->second, claimed->second, ReadMap::from_contract(claimed->second));
     if (!placed.has_findings()) continue;
