@@ -2,15 +2,15 @@
 // LayerNorms keep a row in registers, so it is read once: the mean by a sum over the lanes holding
 // the row, then the spread about it by a second sum of the same registers (two passes over
 // registers, not memory: a row of mean 1000 and spread 0.01 keeps its digits, which
-// sum-of-squares would lose). LayerNorm and add + LayerNorm take one wave per row (two at 192
-// channels), a lane holding pieces lane, lane + kWaveSize, ...; LayerNorm + gather, and the gather
-// at 384 and 768 channels, take one step of the map's walk (gather_walk.h) to a group of lanes,
-// three pieces a lane; the gather at 192 channels and other widths takes two steps a wave, or
-// one. Wave-size agnostic: every loop steps by kWaveSize, groups are counted in threads of the
-// block.
+// sum-of-squares would lose). add + LayerNorm takes one wave per row, a lane holding pieces lane,
+// lane + kWaveSize, ...; LayerNorm, LayerNorm + gather, and the gather at 384 and 768 channels take
+// a row (or one step of the map's walk, gather_walk.h) to a group of lanes, three pieces a lane;
+// the gather at 192 channels and other widths takes two steps a wave, or one. Wave-size agnostic:
+// every loop steps by kWaveSize, groups are counted in threads of the block.
 //
 // Launched overlapped (launch_order.h), a kernel reads before its wait only the gather's walk (the
-// model's constant, which no kernel writes) and prefetches rows into L2; everything else after.
+// model's constant, which no kernel writes) and, in LayerNorm, prefetches its row into L2;
+// everything else after.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -120,14 +120,6 @@ __device__ inline void unpack(const RowBits<kWidth>& bits, LaneShare<kWidth>& sh
   for (int i = 0; i < LaneShare<kWidth>::kPerLane; ++i) unpack_piece(bits[i], share.v[i]);
 }
 
-// Fetches a row's lines into L2 ahead of its load.
-template <int kWidth>
-__device__ inline void prefetch_row(const uint4* row) {
-  const char* bytes = reinterpret_cast<const char*>(row);
-  for (int line = wave::lane_id(); line * kLineBytes < kWidth * 2; line += wave::kWaveSize)
-    prefetch_to_l2(bytes + line * kLineBytes);
-}
-
 // Normalises the lane's share in place (pieces past the row count as nothing).
 template <int kWidth>
 __device__ inline void normalise(LaneShare<kWidth>& share) {
@@ -164,31 +156,6 @@ __device__ inline long long first_row_of_wave(int rows_per_wave) {
          rows_per_wave;
 }
 
-// Streaming stores; plain loads, which measured faster than streaming ones here. A two-row wave
-// prefetches its rows into L2 before the wait, so its loads start in the previous kernel's tail;
-// a one-row wave lost time by it (DESIGN.md).
-template <int kWidth, int kRows>
-__global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
-    pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
-  using Share = LaneShare<kWidth>;
-  const long long first = first_row_of_wave(kRows);
-  if constexpr (kRows > 1)
-    for (int k = 0; k < kRows; ++k)
-      if (first + k < rows) prefetch_row<kWidth>(x + (first + k) * Share::kPieces);
-  await_previous_kernel();
-  if (first >= rows) return;  // a whole wave leaves together: the sums stay within live waves
-  RowBits<kWidth> bits[kRows];
-  for (int k = 0; k < kRows; ++k)
-    if (first + k < rows) load_row<kWidth, Access::plain>(x + (first + k) * Share::kPieces, bits[k]);
-  for (int k = 0; k < kRows; ++k)
-    if (first + k < rows) {
-      Share share;
-      unpack<kWidth>(bits[k], share);
-      normalise<kWidth>(share);
-      store_row<kWidth, Access::streaming>(out + (first + k) * Share::kPieces, share);
-    }
-}
-
 // Two inputs a row already put two loads in flight a lane: one row a wave, plain accesses (the
 // streaming ones were no faster).
 template <int kWidth>
@@ -213,13 +180,13 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
   store_row<kWidth, Access::plain>(out + r * Share::kPieces, a);
 }
 
-// The gathers' layout: a row's 16-byte pieces (8 fp16) over a group of lanes, three a
-// lane. Rows of 192, 384 and 768 channels are 24, 48 and 96 pieces, so groups of 8, 16 and 32
+// The layout of LayerNorm and the gathers: a row's 16-byte pieces (8 fp16) over a group of lanes,
+// three a lane. Rows of 192, 384 and 768 channels are 24, 48 and 96 pieces, so groups of 8, 16 and 32
 // lanes, every lane busy with three loads in flight. Lane `sub` of a group holds pieces sub,
 // sub + kLanes and sub + 2 kLanes, so each of the group's loads reads kLanes consecutive pieces;
 // consecutive groups of a block take consecutive rows. The pieces stay as loaded, packed fp16:
 // each pass converts again (one instruction a value), which keeps a thread within 32 registers.
-// The other LayerNorms measured no faster (or slower) in this layout and keep theirs (DESIGN.md).
+// add + LayerNorm measured slower in this layout and keeps one wave a row (DESIGN.md).
 constexpr int kPiecesPerLane = 3;
 
 template <int kWidth>
@@ -307,6 +274,30 @@ __global__ void LC_PANGU_LAUNCH_BOUNDS(kFullMultiprocessorBlocks)
     if (step.token >= 0) piece = kNormalise ? normalised_piece(pieces[i], stats) : pieces[i];
     store_piece<Access::streaming>(slot + Group::piece(i), piece);
   }
+}
+
+// LayerNorm, a row to a group of lanes. Plain loads and streaming stores, which measured faster
+// here than streaming loads; the group prefetches its row into L2 before the wait, so its loads
+// start in the previous kernel's tail. A bound of one block a multiprocessor leaves ptxas free to
+// spend registers (38, so 12 blocks fit): measured faster than the 32 it takes unbounded or under
+// the full-multiprocessor bound, though a quarter of the resident waves go (DESIGN.md).
+template <int kWidth>
+__global__ void LC_PANGU_LAUNCH_BOUNDS(1)
+    pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {
+  using Group = RowGroup<kWidth>;
+  const long long r = Group::row();
+  const int line = static_cast<int>(threadIdx.x % Group::kLanes);
+  if (r < rows && line * kLineBytes < kWidth * 2)
+    prefetch_to_l2(reinterpret_cast<const char*>(x + r * Group::kPieces) + line * kLineBytes);
+  await_previous_kernel();
+  if (wave::ballot(r < rows) == 0) return;  // the whole wave leaves together
+  typename Group::Pieces pieces = {};
+  if (r < rows) load_pieces<kWidth, Access::plain>(x + r * Group::kPieces, pieces);
+  const RowStatistics stats = statistics<kWidth>(pieces);
+  if (r >= rows) return;
+  for (int i = 0; i < kPiecesPerLane; ++i)
+    store_piece<Access::streaming>(out + r * Group::kPieces + Group::piece(i),
+                                   normalised_piece(pieces[i], stats));
 }
 
 // The gather at any width of whole pieces (384 and 768 channels take pangu_walk_kernel): a wave
@@ -414,10 +405,9 @@ void pangu_layer_norm(const std::uint16_t* x, std::uint16_t* out, std::int64_t r
     if (rows <= 0) return;
     require_piece_aligned(x, "the input");
     require_piece_aligned(out, "the output");
-    constexpr int kRows = rows_per_wave(W);
-    launch_kernel(order, pangu_layer_norm_kernel<W, kRows>, blocks_for(rows, kRows),
-                  wave_threads(), 0, stream,
-                  reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out), rows);
+    launch_kernel(order, pangu_layer_norm_kernel<W>, row_group_blocks<W>(rows), wave_threads(),
+                  0, stream, reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(out),
+                  rows);
     LC_GPU_CHECK_LAUNCH(("pangu_layer_norm<" + std::to_string(W) + ">").c_str());
   });
 }

@@ -377,7 +377,7 @@ TEST(PanguProbes, TheGpuGatherIsExactlyTheContractsMapAndEachRowReadsItsOwn) {
         probe_case(*make_pangu_window_gather_case(), *gather, kDataMovementDecoder, request);
     EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
   }
-  // Each width's lane share (one piece a lane at 192, two rows a wave; more at 384 and 768).
+  // Each width's group of lanes (8, 16 and 32 lanes a row, three pieces a lane).
   for (const std::int64_t width : {192, 384, 768}) {
     SCOPED_TRACE(width);
     const CaseLayouts layouts =
