@@ -32,15 +32,23 @@ constexpr float kEpsilon = 1e-5f;  // torch.nn.LayerNorm's default
 constexpr int kWavesPerBlock = 4;
 constexpr int kLineBytes = 128;  // what one L2 prefetch fetches
 
-// A kernel's launch bound: kWavesPerBlock waves a block and, on NVIDIA, at least `min_blocks`
-// blocks a multiprocessor, which caps the registers a thread may take. 16 blocks of 4 waves fill
-// an sm_90 multiprocessor (64 waves) at 32 registers a thread. HIP's second bound counts waves
-// per execution unit instead, so HIP asks for nothing more.
-#if defined(LC_GPU_VENDOR_NVIDIA)
-#define LC_PANGU_LAUNCH_BOUNDS(min_blocks) \
-  __launch_bounds__(kWavesPerBlock* wave::kWaveSize, min_blocks)
+// Threads a block, as the host sizes it: kWavesPerBlock waves of the host pass's wave size. On
+// AMD that is 64 whatever the device (hipcc's host pass cannot know it), so a wave-32 GPU runs
+// twice the waves; the launch bounds take the same number, never fewer threads than a launch has.
+#if defined(LC_GPU_VENDOR_AMD)
+constexpr int kBlockThreads = kWavesPerBlock * 64;
 #else
-#define LC_PANGU_LAUNCH_BOUNDS(min_blocks) __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
+constexpr int kBlockThreads = kWavesPerBlock * wave::kWaveSize;
+#endif
+
+// A kernel's launch bound: kBlockThreads a block and, on NVIDIA, at least `min_blocks` blocks a
+// multiprocessor, which caps the registers a thread may take. 16 blocks of 4 waves fill an sm_90
+// multiprocessor (64 waves) at 32 registers a thread. HIP's second bound counts waves per
+// execution unit instead, so HIP asks for nothing more.
+#if defined(LC_GPU_VENDOR_NVIDIA)
+#define LC_PANGU_LAUNCH_BOUNDS(min_blocks) __launch_bounds__(kBlockThreads, min_blocks)
+#else
+#define LC_PANGU_LAUNCH_BOUNDS(min_blocks) __launch_bounds__(kBlockThreads)
 #endif
 constexpr int kFullMultiprocessorBlocks = 16;
 
@@ -102,8 +110,8 @@ struct LaneShare {
   __device__ static bool holds(int i) { return wave::lane_id() + i * wave::kWaveSize < kPieces; }
 };
 
-// A lane's pieces of one row as loaded, before conversion: all of a wave's rows are loaded
-// before any is converted, so their loads are in flight together.
+// A lane's pieces of one row as loaded, before conversion: add + LayerNorm loads both inputs'
+// pieces before converting either, so their loads are in flight together.
 template <int kWidth>
 using RowBits = uint4[LaneShare<kWidth>::kPerLane];
 
@@ -159,7 +167,7 @@ __device__ inline long long first_row_of_wave(int rows_per_wave) {
 // Two inputs a row already put two loads in flight a lane: one row a wave, plain accesses (the
 // streaming ones were no faster).
 template <int kWidth>
-__global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
+__global__ void __launch_bounds__(kBlockThreads)
     pangu_add_layer_norm_kernel(const uint4* residual, const uint4* branch, uint4* residual_out,
                                 uint4* out, long long rows) {
   using Share = LaneShare<kWidth>;
@@ -180,13 +188,14 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
   store_row<kWidth, Access::plain>(out + r * Share::kPieces, a);
 }
 
-// The layout of LayerNorm and the gathers: a row's 16-byte pieces (8 fp16) over a group of lanes,
-// three a lane. Rows of 192, 384 and 768 channels are 24, 48 and 96 pieces, so groups of 8, 16 and 32
-// lanes, every lane busy with three loads in flight. Lane `sub` of a group holds pieces sub,
-// sub + kLanes and sub + 2 kLanes, so each of the group's loads reads kLanes consecutive pieces;
-// consecutive groups of a block take consecutive rows. The pieces stay as loaded, packed fp16:
-// each pass converts again (one instruction a value), which keeps a thread within 32 registers.
-// add + LayerNorm measured slower in this layout and keeps one wave a row (DESIGN.md).
+// The layout of LayerNorm and the gathers: a row's 16-byte pieces (8 fp16) over a group of
+// lanes, three a lane. Rows of 192, 384 and 768 channels are 24, 48 and 96 pieces, so groups of
+// 8, 16 and 32 lanes, every lane busy with three loads in flight. Lane `sub` of a group holds
+// pieces sub, sub + kLanes and sub + 2 kLanes, so each of the group's loads reads kLanes
+// consecutive pieces; consecutive groups of a block take consecutive rows. The pieces stay as
+// loaded, packed fp16: each pass converts again (one instruction a value), which keeps a thread
+// within 32 registers under the full-multiprocessor bound (LayerNorm takes 38 under its own,
+// below). add + LayerNorm measured slower in this layout and keeps one wave a row (DESIGN.md).
 constexpr int kPiecesPerLane = 3;
 
 template <int kWidth>
@@ -305,7 +314,7 @@ __global__ void LC_PANGU_LAUNCH_BOUNDS(1)
 // round in flight before its stores; streaming loads and stores. A token wider than kPerLane
 // pieces a lane takes several rounds.
 template <int kSteps, int kPerLane>
-__global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
+__global__ void __launch_bounds__(kBlockThreads)
     pangu_gather_kernel(const uint4* x, const GatherStep* walk, uint4* out, long long steps,
                         int pieces) {
   const long long first = first_row_of_wave(kSteps);
@@ -334,10 +343,10 @@ __global__ void __launch_bounds__(kWavesPerBlock* wave::kWaveSize)
   }
 }
 
-// A row (or token) of at most 32 pieces leaves a lane of the narrowest wave one load: a wave takes
-// two rows then, so each lane has two loads in flight (one load a lane is too few to reach the
-// copy bandwidth). Chosen here from the width, not from the device's wave size, so host and
-// device agree by construction.
+// A token of at most 32 pieces leaves a lane of the narrowest wave one load: the gather's wave
+// takes two steps of the walk then, so each lane has two loads in flight (one load a lane is too
+// few to reach the copy bandwidth). Chosen here from the width, not from the device's wave size,
+// so host and device agree by construction.
 constexpr int rows_per_wave(std::int64_t width) {
   return width / 8 <= 32 ? 2 : 1;
 }
@@ -357,11 +366,11 @@ dim3 blocks_for(std::int64_t rows, int rows_per_wave) {
 // Blocks for `rows` of W channels, a row to a group of RowGroup<W>::kLanes threads.
 template <int W>
 dim3 row_group_blocks(std::int64_t rows) {
-  return grid_for(rows, std::int64_t{kWavesPerBlock} * wave::kWaveSize / RowGroup<W>::kLanes);
+  return grid_for(rows, std::int64_t{kBlockThreads} / RowGroup<W>::kLanes);
 }
 
 dim3 wave_threads() {
-  return dim3(static_cast<unsigned>(kWavesPerBlock * wave::kWaveSize));
+  return dim3(static_cast<unsigned>(kBlockThreads));
 }
 
 // The kernels load and store 16-byte pieces: a pointer off that alignment (a view at an odd
