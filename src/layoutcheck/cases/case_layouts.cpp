@@ -5,6 +5,13 @@
 
 namespace layoutcheck {
 
+void require_case_buffer(const Case& subject, const std::string& buffer, const std::string& file) {
+  if (!subject.buffer(buffer))
+    throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
+                                "case '" + subject.name() + "' has no buffer '" + buffer + "'",
+                                "layoutcheck cases lists its buffers"});
+}
+
 CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
                          const std::vector<std::string>& files,
                          const std::filesystem::path& contracts_folder, std::string_view probed) {
@@ -18,10 +25,7 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
   for (const std::string& file : files) {
     Contract contract = load_contract(file, defaults);
     const std::string buffer = subject.buffer_described_by(contract);
-    if (!subject.buffer(buffer))
-      throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "case-layout",
-                                  "case '" + subject.name() + "' has no buffer '" + buffer + "'",
-                                  "layoutcheck cases lists its buffers"});
+    require_case_buffer(subject, buffer, file);
     if (!probed.empty() && buffer == probed)
       throw InputError(Diagnostic{
           SourceLocation{file}, Severity::error, "case-layout",

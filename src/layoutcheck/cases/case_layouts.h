@@ -18,6 +18,9 @@ namespace layoutcheck {
 //       Throws InputError (rule "case-layout") for a file of a buffer the case does not have,
 //       for a second file of one buffer, and for a file of `probed` (a probe's own buffer,
 //       whose layouts its producer and consumer give).
+// @post throws InputError (rule "case-layout", at `file`) when `subject` has no buffer `buffer`.
+void require_case_buffer(const Case& subject, const std::string& buffer, const std::string& file);
+
 CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
                          const std::vector<std::string>& files,
                          const std::filesystem::path& contracts_folder,

@@ -23,11 +23,7 @@ CaseProbeRequest case_probe_request(const Case& subject, const CaseProbeFiles& f
                                     request.buffer + "' (they describe '" + producer.buffer +
                                     "' and '" + consumer.buffer + "')",
                                 "give two contracts of the probed buffer"});
-  if (!subject.buffer(request.buffer))
-    throw InputError(
-        Diagnostic{SourceLocation{files.producer}, Severity::error, "case-layout",
-                   "case '" + subject.name() + "' has no buffer '" + request.buffer + "'",
-                   "layoutcheck cases lists its buffers"});
+  require_case_buffer(subject, request.buffer, files.producer);
   request.model =
       case_layouts(subject, load, files.producer_with, contracts_folder, request.buffer);
   request.model[request.buffer] = producer;
