@@ -374,6 +374,19 @@ TEST(ProbeCase, TwoContractsOfOneBufferOrProducerWithOnTheGdnDecoderAreInputErro
                                  contract("gdn/qwen3_5.ba.yaml")});
   EXPECT_EQ(gdn.exit_code, 2) << gdn.output;
   EXPECT_TRUE(contains(gdn.output, "--producer-with is for the generic decoders")) << gdn.output;
+  // A contract of a buffer the case does not have, probed or not, names the case and the buffer.
+  const std::string foreign = contract("gdn/qwen3_5.qkvz.yaml");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--producer", foreign, "--consumer", foreign},
+        std::vector<std::string>{"--producer", pangu + "grid.yaml", "--consumer",
+                                 pangu + "grid.yaml", "--producer-with", foreign}}) {
+    std::vector<std::string> command = {"probe", "--case", "pangu-window-gather"};
+    command.insert(command.end(), args.begin(), args.end());
+    const CliResult result = run_cli(command);
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_TRUE(contains(result.output, "case 'pangu-window-gather' has no buffer 'qkvz'"))
+        << result.output;
+  }
 }
 
 TEST(ProbeCase, BadCaseDecoderOrBackendIsAnInputError) {
