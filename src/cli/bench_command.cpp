@@ -1,8 +1,9 @@
-// layoutcheck bench --case gdn [--batch 1,8,64,256] [--layers 48] [--steps 1024] --out DIR: the
-// case's bench (Case::bench, its GPU half registered in gpu/case_bench.h) gates every path against
-// the reference, times the VALID ones as one graph per path holding all layers, and writes
-// report.md, report.json and chart.svg. Needs a GPU; --from re-renders a recorded report.json
-// anywhere. Exit 0 clean, 1 a path INVALID (or a negative control VALID),
+// layoutcheck bench --case NAME --out DIR: the case's bench (Case::bench, its GPU half registered
+// in gpu/case_bench.h) gates every path against the reference, times the VALID ones in graphs and
+// writes report.md and report.json. A layer-graph bench (gdn: --batch, --layers, --steps) times one
+// graph per path holding all layers and draws chart.svg; an operator bench (pangu: --framework)
+// times each operator beside a copy of the same bytes. Needs a GPU; --from re-renders a recorded
+// layer-graph report.json anywhere. Exit 0 clean, 1 a path INVALID (or a negative control VALID),
 // 2 usage or input error, or no GPU.
 #include <unistd.h>
 
@@ -240,20 +241,22 @@ Command setup_bench_command(CLI::App& parent) {
   auto options = std::make_shared<BenchCommandOptions>();
   CLI::App* app = parent.add_subcommand(
       "bench",
-      "Gate every decode path against the fp64 reference, time the VALID ones (one graph per path "
-      "holding all layers) and write report.md, report.json and chart.svg. Needs a GPU. "
+      "Gate every path of a case's bench against its reference, time the VALID ones in graphs "
+      "and write report.md and report.json (gdn: one graph per path holding all layers, and "
+      "chart.svg; pangu: each operator at both grid levels beside a copy of the same bytes). "
+      "Needs a GPU. "
       "Exit 0: clean, 1: a path INVALID, 2: usage or input error, or no GPU");
   app->add_option("--case", options->case_name,
                   "The case to bench (layoutcheck cases lists each one's bench paths)")
       ->default_val("gdn");
-  app->add_option("--batch", options->batch_lists, "Batch sizes, comma separated")
+  app->add_option("--batch", options->batch_lists, "Layer-graph benches: batch sizes, comma separated")
       ->type_name("INT,...")
       ->default_str("1,8,64,256");
   app->add_option("--layers", options->request.layers,
-                  "Layers per graph, each with its own buffers")
+                  "Layer-graph benches: layers per graph, each with its own buffers")
       ->check(whole_number())
       ->default_val(48);
-  app->add_option("--steps", options->request.steps, "Length of the multi-step gate")
+  app->add_option("--steps", options->request.steps, "Layer-graph benches: length of the multi-step gate")
       ->check(whole_number())
       ->default_val(1024);
   app->add_option("--replays", options->request.replays, "Timed graph replays per path and batch")
@@ -264,16 +267,16 @@ Command setup_bench_command(CLI::App& parent) {
       ->default_val(10);
   app->add_option(
          "--launch", options->launch,
-         "How kernels launch in the layer graphs: serial (the default), or "
+         "Layer-graph benches: how kernels launch in the layer graphs: serial (the default), or "
          "overlapped (programmatic dependent launch for every kernel of every path, NVIDIA "
-         "sm_90+; each may start while the previous one finishes)")
+         "sm_90+; each may start while the previous one finishes). Operator benches time both")
       ->check(CLI::IsMember({"serial", "overlapped"}))
       ->default_val("serial");
   add_set_option(app, options->assignments);
-  app->add_option("--out", options->out, "Folder for report.md, report.json and chart.svg")
+  app->add_option("--out", options->out, "Folder for report.md and report.json (and chart.svg, layer-graph benches)")
       ->required();
   app->add_option("--from", options->from,
-                  "Re-render a recorded report.json (no GPU needed) instead of running")
+                  "Re-render a recorded layer-graph report.json (no GPU needed) instead of running")
       ->check(CLI::ExistingFile);
   app->add_option("--framework", options->request.framework_figures,
                   "Operator benches: a framework's figures for the same operators on the same GPU "
