@@ -138,6 +138,8 @@ int finish_with(const OperatorBenchReport& report, const std::string& out) {
   std::cout << markdown << "wrote " << out << "/report.md\nwrote " << out << "/report.json\n";
   for (const std::string& miss : operator_target_misses(report))
     std::cerr << "layoutcheck bench: target missed: " << miss << "\n";
+  for (const std::string& target : operator_targets_not_checked(report))
+    std::cerr << "layoutcheck bench: target not checked: " << target << "\n";
   const std::vector<std::string> found = operator_findings(report);
   for (const std::string& finding : found) std::cerr << "layoutcheck bench: " << finding << "\n";
   return found.empty() ? kClean : kFindings;

@@ -55,6 +55,29 @@ TEST(OperatorReport, TargetsAreCheckedAgainstTheFloorTheBaselineAndTheFramework)
   EXPECT_TRUE(operator_findings(report).empty()) << "a missed target is not a finding";
 }
 
+// A run without the framework's figures cannot check the target of beating it: the report says
+// so where it would otherwise say every target is met.
+TEST(OperatorReport, AFrameworkTargetWithoutFiguresIsNotCheckedNotMet) {
+  OperatorBenchReport report = report_with(1.1, 10.0);
+  EXPECT_NE(render_operator_markdown(report).find("Every operator meets every target.\n"),
+            std::string::npos);
+  report.targets.framework_not_measured = "torch.compile + CUDA graph";
+  EXPECT_TRUE(operator_target_misses(report).empty());
+  ASSERT_EQ(operator_targets_not_checked(report).size(), 1u);
+  EXPECT_NE(operator_targets_not_checked(report)[0].find(
+                "faster than torch.compile + CUDA graph on the same GPU: no framework figures"),
+            std::string::npos);
+  const std::string markdown = render_operator_markdown(report);
+  EXPECT_EQ(markdown.find("Every operator meets every target."), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("Every operator meets every target checked; not every target was "
+                          "checked.\n- not checked: faster than torch.compile"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("not checked in this run: faster than torch.compile + CUDA graph"),
+            std::string::npos);
+  EXPECT_EQ(operator_report_json(report)["targets_not_checked"].items().size(), 1u);
+}
+
 TEST(OperatorReport, ASameSizeCopyIsShownBesideTheFloorAndInAMissedTarget) {
   OperatorBenchReport report = report_with(2.0, 10.0);  // 50 % of copy BW
   EXPECT_EQ(same_size_copy_fraction(report, report.operators[0]), std::nullopt);

@@ -150,4 +150,11 @@ std::vector<std::string> operator_target_misses(const OperatorBenchReport& repor
   return misses;
 }
 
+std::vector<std::string> operator_targets_not_checked(const OperatorBenchReport& report) {
+  if (report.targets.framework_not_measured.empty()) return {};
+  return {"faster than " + report.targets.framework_not_measured +
+          " on the same GPU: no framework figures were given (measure them on this GPU with "
+          "scripts/pangu-framework-bench.py --json FILE, then bench --framework FILE)"};
+}
+
 }  // namespace layoutcheck

@@ -78,6 +78,9 @@ struct OperatorTargets {
   double copy_bandwidth_fraction = 0.88;  // of the copy bandwidth, the candidate's median
   double over_baseline = 3.0;             // times faster than the baseline
   std::string framework_mode;             // must beat this framework figure; empty: none
+  // A framework the case would be held to, but this run had no figures of it: that target is
+  // reported as not checked, never as met.
+  std::string framework_not_measured;
 };
 
 struct OperatorBenchReport {
@@ -111,6 +114,8 @@ std::optional<double> model_speedup(const ModelMeasurement& model, const std::st
 // reported, not findings: a target is a goal, a gate is a promise).
 std::vector<std::string> operator_findings(const OperatorBenchReport& report);
 std::vector<std::string> operator_target_misses(const OperatorBenchReport& report);
+// The targets this run could not check (a framework without figures), each with how to check it.
+std::vector<std::string> operator_targets_not_checked(const OperatorBenchReport& report);
 
 // The framework figure the targets name, or nullptr; the fraction of the copy bandwidth a timed
 // path reaches.

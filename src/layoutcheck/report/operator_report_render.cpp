@@ -97,6 +97,10 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
       << (report.targets.framework_mode.empty()
               ? ""
               : ", faster than " + report.targets.framework_mode + " on the same GPU")
+      << (report.targets.framework_not_measured.empty()
+              ? ""
+              : "; not checked in this run: faster than " +
+                    report.targets.framework_not_measured + " (no framework figures)")
       << "\n";
   if (!report.command.empty()) out << "- command: `" << report.command << "`\n";
   out << "\n## Gates (run before timing; a failed gate makes the path INVALID, never timed)\n\n";
@@ -172,8 +176,13 @@ std::string render_operator_markdown(const OperatorBenchReport& report) {
   if (!report.models.empty()) render_models(report, out);
   const std::vector<std::string> misses = operator_target_misses(report);
   out << "## Targets\n\n";
-  if (misses.empty()) out << "Every operator meets every target.\n";
+  const std::vector<std::string> not_checked = operator_targets_not_checked(report);
+  if (misses.empty())
+    out << (not_checked.empty() ? "Every operator meets every target.\n"
+                                : "Every operator meets every target checked; not every target "
+                                  "was checked.\n");
   for (const std::string& miss : misses) out << "- missed: " << miss << "\n";
+  for (const std::string& target : not_checked) out << "- not checked: " << target << "\n";
   if (!report.not_merged.empty()) {
     out << "\n## Not merged (prototypes rejected; not timed here)\n\n";
     for (const auto& [prototype, why] : report.not_merged)
@@ -221,8 +230,9 @@ Json operator_report_json(const OperatorBenchReport& report) {
     if (ratio) entry.set("speedup", *ratio);
     models.push(std::move(entry));
   }
-  Json misses = Json::array(), not_merged = Json::array();
+  Json misses = Json::array(), not_checked = Json::array(), not_merged = Json::array();
   for (const std::string& miss : operator_target_misses(report)) misses.push(miss);
+  for (const std::string& target : operator_targets_not_checked(report)) not_checked.push(target);
   for (const auto& [prototype, why] : report.not_merged)
     not_merged.push(Json::object().set("prototype", prototype).set("why", why));
   return Json::object()
@@ -240,6 +250,7 @@ Json operator_report_json(const OperatorBenchReport& report) {
       .set("operators", std::move(operators))
       .set("models", std::move(models))
       .set("target_misses", std::move(misses))
+      .set("targets_not_checked", std::move(not_checked))
       .set("not_merged", std::move(not_merged));
 }
 
