@@ -56,6 +56,12 @@ int run_gate(GateCommandOptions& options) {
   report.case_name = options.case_name;
   bool device = false;
   report.device = device_or_reason(device);
+  if (!options.request.call.empty()) {
+    report.selection = "one call,";
+    for (const std::string& pair : options.request.call) report.selection += " " + pair;
+  } else if (!options.request.only.empty()) {
+    report.selection = "only the checks whose subject contains '" + options.request.only + "'";
+  }
   report.checks = gates->host(options.request);
   if (device && gates->device)
     report.checks = merge_gate_checks(std::move(report.checks), gates->device(options.request));
@@ -66,7 +72,8 @@ int run_gate(GateCommandOptions& options) {
   if (!options.out.empty()) write_output_file(options.out, text);
   std::cout << text;
   if (report.exit_code() != 0)
-    std::cerr << "layoutcheck gate: " << report.verdict() << " ("
+    std::cerr << "layoutcheck gate: " << report.verdict()
+              << (report.selection.empty() ? "" : " (" + report.selection + ")") << " ("
               << report.count(GateOutcome::failed) << " failed, "
               << report.count(GateOutcome::not_run) << " not run)\n";
   return report.exit_code();

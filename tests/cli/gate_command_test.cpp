@@ -45,6 +45,16 @@ TEST(GateCommand, EachIllegalCallIsAnInputErrorNamingWhatIsWrong) {
       {{"operator=gather", "grid=8,91,180", "width=192", "map_length=138239"},
        "138239 slots are not whole windows of 144"},
       {{"operator=layernorm-gather", "grid=8,91,180", "width=256"}, "rows of 256 channels"},
+      // Entries in range that break the index protocol: a token read twice (so another read
+      // by none), a token of the reverse written zero.
+      {{"operator=gather", "grid=8,91,180", "width=192", "map_entry=0:7", "map_entry=1:7"},
+       "token 7 is read by slots"},
+      {{"operator=layernorm-gather", "grid=2,6,12", "width=384", "map_entry=0:-1"},
+       "token 0 is read by no slot"},
+      {{"operator=reverse", "grid=8,46,90", "width=384", "map_entry=0:-1"},
+       "reverse map entry 0 is -1"},
+      {{"operator=reverse", "grid=2,6,12", "width=192", "map_entry=0:1"},
+       "slot 1 is read by tokens 0 and 1"},
   };
   for (const Illegal& input : illegal) {
     const CliResult result = gate_call(input.call);
@@ -111,6 +121,22 @@ TEST(GateCommand, ALegalCallRunsOnTheGpuOrIsNotRun) {
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_TRUE(contains(result.output, "**clean**")) << result.output;
   }
+  EXPECT_TRUE(contains(result.output, "- selection: one call, operator=layernorm shape=1,5,192; "
+                                      "not the merge gate"))
+      << result.output;
+}
+
+// A selection of the checks can pass, but it says it is one: a clean --only is not a clean gate.
+TEST(GateCommand, ASelectionOfTheChecksSaysSoBesideItsVerdict) {
+  const CliResult result = run_cli({"gate", "--case", "pangu", "--only", "width 191", "--json"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;  // only host checks (illegal calls) selected
+  const Json report = Json::parse(result.output.substr(0, result.output.rfind('}') + 1));
+  EXPECT_EQ(report["verdict"].as_string(), "clean");
+  EXPECT_EQ(report["selection"].as_string(), "only the checks whose subject contains 'width 191'");
+  EXPECT_GE(report["passed"].as_int(), 1);
+  const CliResult all = run_cli({"gate", "--case", "pangu", "--json"});
+  const Json whole = Json::parse(all.output.substr(0, all.output.rfind('}') + 1));
+  EXPECT_EQ(whole["selection"].as_string(), "");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "cases/pangu/operator_call.h"
 
 #include <array>
+#include <vector>
 
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/join.h"
@@ -97,6 +98,53 @@ class CallChecker {
                    ", outside [-1, " + std::to_string(source.shape[1]) + ")",
                "an entry reads a row of " + name(from) + " (0 to " +
                    std::to_string(source.shape[1] - 1) + ") or is -1 (write zero)");
+    }
+    if (forward)
+      check_each_token_read_once(length, source.shape[1]);
+    else
+      check_each_slot_read_once(length, source.shape[1]);
+  }
+
+  // The index protocol of a windows contract's map, which the kernels are built for: a gather
+  // reads every token of the grid exactly once (the other slots are -1). A map that repeats or
+  // drops a token is another operation, and its result would be checked against itself.
+  void check_each_token_read_once(std::int64_t slots, std::int64_t tokens) const {
+    std::vector<std::int64_t> read_by(static_cast<std::size_t>(tokens), -1);
+    for (std::int64_t slot = 0; slot < slots; ++slot) {
+      const std::int64_t token = call_.map[static_cast<std::size_t>(slot)];
+      if (token < 0) continue;
+      std::int64_t& first = read_by[static_cast<std::size_t>(token)];
+      if (first >= 0)
+        refuse("token " + std::to_string(token) + " is read by slots " + std::to_string(first) +
+                   " and " + std::to_string(slot),
+               "a windows contract's map reads every token once (layoutcheck lint proves it of "
+               "the map it generates)");
+      first = slot;
+    }
+    for (std::int64_t token = 0; token < tokens; ++token)
+      if (read_by[static_cast<std::size_t>(token)] < 0)
+        refuse("token " + std::to_string(token) + " is read by no slot",
+               "a windows contract's map reads every token once (layoutcheck lint proves it of "
+               "the map it generates)");
+  }
+
+  // The reverse: every token of the grid comes from a slot (no -1), and no slot goes to two.
+  void check_each_slot_read_once(std::int64_t tokens, std::int64_t slots) const {
+    std::vector<std::int64_t> read_by(static_cast<std::size_t>(slots), -1);
+    for (std::int64_t token = 0; token < tokens; ++token) {
+      const std::int64_t slot = call_.map[static_cast<std::size_t>(token)];
+      if (slot < 0)
+        refuse("reverse map entry " + std::to_string(token) + " is -1: that token would be "
+               "written zero",
+               "the reverse writes every token of the grid from its slot; generate its map from "
+               "the windows contract");
+      std::int64_t& first = read_by[static_cast<std::size_t>(slot)];
+      if (first >= 0)
+        refuse("slot " + std::to_string(slot) + " is read by tokens " + std::to_string(first) +
+                   " and " + std::to_string(token),
+               "the reverse map is a bijection onto the grid's tokens (layoutcheck lint proves "
+               "it of the map it generates)");
+      first = token;
     }
   }
 

@@ -36,6 +36,9 @@ struct GateRequest {
 struct GateReport {
   std::string case_name;
   std::string device;  // "NVIDIA H200 (sm_90)" or "none: <why>"
+  // Empty: every check of the case ran, the merge gate. Otherwise what was selected (--only,
+  // --call), said beside the verdict: a clean selection is not a clean gate.
+  std::string selection;
   std::vector<GateCheck> checks;
 
   std::size_t count(GateOutcome outcome) const;

@@ -24,6 +24,9 @@ std::string render_gate_markdown(const GateReport& report) {
   out << "**" << report.verdict() << "**: " << report.count(GateOutcome::passed) << " passed, "
       << report.count(GateOutcome::failed) << " failed, " << report.count(GateOutcome::not_run)
       << " not run\n\n- device: " << report.device << "\n";
+  if (!report.selection.empty())
+    out << "- selection: " << report.selection
+        << "; not the merge gate, which is every check, run without --only and --call\n";
   for (const std::string& gate : gate_names(report)) {
     out << "\n## " << gate << " gate\n\n| kind | subject | outcome | detail |\n|---|---|---|---|\n";
     for (const GateCheck& check : report.checks)
@@ -53,6 +56,7 @@ Json gate_report_json(const GateReport& report) {
       .set("case", report.case_name)
       .set("device", report.device)
       .set("verdict", report.verdict())
+      .set("selection", report.selection)
       .set("passed", static_cast<std::int64_t>(report.count(GateOutcome::passed)))
       .set("failed", static_cast<std::int64_t>(report.count(GateOutcome::failed)))
       .set("not_run", static_cast<std::int64_t>(report.count(GateOutcome::not_run)))
