@@ -268,6 +268,19 @@ std::vector<OperatorGateInput> operator_gate_inputs(const std::string& folder) {
     input = map_call(folder, Op::window_reverse, "", level0, 1);
     input.call.map[0] = 138240;
     add(illegal(input, "reverse map entry 0 past the slots", "outside [-1, 138240)"));
+    // In range, but not a windows contract's map: a padding slot reading a token that another
+    // slot reads, a token of the reverse written zero.
+    input = map_call(folder, Op::window_gather, "", level0, 1);
+    {
+      std::vector<std::int64_t>& map = input.call.map;
+      const auto padding = std::find(map.begin(), map.end(), -1);
+      const auto token = std::find_if(map.begin(), map.end(), [](auto e) { return e >= 0; });
+      *padding = *token;
+    }
+    add(illegal(input, "a padding slot reading a token another slot reads", "is read by slots"));
+    input = map_call(folder, Op::window_reverse, "", level0, 1);
+    input.call.map[0] = -1;
+    add(illegal(input, "reverse map entry 0 = -1", "reverse map entry 0 is -1"));
     input = map_call(folder, Op::window_gather, "", level0, 1);
     input.call.map.resize(input.call.map.size() - 1);
     input.call.tensors[1].shape[1] -= 1;
