@@ -54,13 +54,13 @@ TEST(ProfileCommand, AMalformedTableIsAnErrorWithItsLine) {
     std::ofstream out(path);
     std::string line;
     for (int n = 1; std::getline(seed, line); ++n)
-      out << (n == 10 ? "                 aten::addmm      35.2xxms      314.680us           112"
+      out << (n == 11 ? "                 aten::addmm      35.2xxms      314.680us           112"
                       : line)
           << "\n";
   }
   const CliResult result = run_cli({"profile", path});
   EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_TRUE(contains(result.output, path + ":10:")) << result.output;
+  EXPECT_TRUE(contains(result.output, path + ":11:")) << result.output;
   EXPECT_TRUE(contains(result.output, "error[profile]")) << result.output;
   std::remove(path.c_str());
   const CliResult missing = run_cli({"profile", fixture("no-such-profile.txt")});

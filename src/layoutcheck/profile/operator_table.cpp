@@ -5,6 +5,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -100,6 +102,25 @@ std::string cell(std::string_view line, const Column& column) {
   return cells(line, std::span(&column, 1)).front();
 }
 
+// The first character of `line` (counted as Python counts them) that is not a space and lies
+// outside every column: before the first, or in the gap between two. Python pads and truncates
+// each cell to its column, so such a character is a cell that spilled into its neighbour, and its
+// number would be read cut in two.
+std::optional<std::size_t> text_outside_columns(std::string_view line,
+                                                std::span<const Column> columns) {
+  std::size_t character = 0, column = 0;
+  for (std::size_t byte = 0; byte < line.size(); ++byte) {
+    if ((static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80) continue;  // continuation
+    while (column + 1 < columns.size() && character >= columns[column].end) ++column;
+    const bool inside = character >= columns[column].begin &&
+                        (columns[column].end == std::string_view::npos ||
+                         character < columns[column].end);
+    if (!inside && line[byte] != ' ' && line[byte] != '\t') return character;
+    ++character;
+  }
+  return std::nullopt;
+}
+
 [[noreturn]] void fail(const std::string& file, int line, std::string message,
                        std::string fix = "") {
   throw InputError(Diagnostic{SourceLocation{file, line, 1}, Severity::error, "profile",
@@ -139,6 +160,28 @@ bool is_device_self(const std::string& name) {
          name.find("Mem") == std::string::npos;
 }
 
+// An operator's average per call counts its own time and its children's, so it is never below its
+// self time per call; where it is (by more than the table's three decimals), the row's columns
+// disagree, as in a table edited or pieced together from two profiles.
+void note_average_below_self(Profile& profile, const Line& line, const Column& average,
+                             const ProfiledOperator& op) {
+  const std::string text = cell(line.text, average);
+  const std::optional<double> average_us = microseconds(text);
+  const double self_us = op.device_us / static_cast<double>(op.calls);
+  if (!average_us || self_us <= *average_us * (1 + 1e-3) + 1e-3) return;
+  if (profile.notes.size() == kMaxProfileNotes) {
+    ++profile.notes_left_out;
+    return;
+  }
+  char per_call[32];
+  std::snprintf(per_call, sizeof per_call, "%.3f", self_us);
+  profile.notes.push_back("line " + std::to_string(line.number) + ": " + printable(op.name) +
+                          ": '" + average.name + "' is " + text + ", below its self time per " +
+                          "call (" + per_call + " µs), which an average counting the children " +
+                          "too cannot be: the row's columns disagree (an edited table, or two " +
+                          "profiles in one?); ranked by its self time");
+}
+
 }  // namespace
 
 Profile parse_operator_table(std::string_view text, const std::string& file) {
@@ -170,6 +213,16 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     columns.push_back({begin, i, ""});
   }
   columns.back().end = std::string_view::npos;
+  const auto within_columns = [&](const Line& row) {
+    const std::optional<std::size_t> outside = text_outside_columns(row.text, columns);
+    if (outside)
+      fail(file, row.number,
+           "text at character " + std::to_string(*outside + 1) +
+               " lies outside the columns the dashed line above the header marks: a cell wider "
+               "than its column, read cut in two",
+           "save the table as key_averages().table() printed it, unedited");
+  };
+  within_columns(header);
   const std::vector<std::string> names = cells(header.text, columns);
   for (std::size_t i = 0; i < columns.size(); ++i) columns[i].name = names[i];
   const auto find = [&](auto&& matches) -> const Column* {
@@ -182,6 +235,11 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
   const Column* device = find(is_device_self);
   const Column* cpu = find([](const std::string& n) { return n == "Self CPU"; });
   const Column* shapes = find([](const std::string& n) { return n == "Input Shapes"; });
+  // The device's average per call ("CUDA time avg"): its total, children included, ÷ calls.
+  const Column* average = find([](const std::string& n) {
+    const std::string_view suffix = " time avg";
+    return n.size() > suffix.size() && n.ends_with(suffix) && !n.starts_with("CPU");
+  });
   if (!name || !calls || !device)
     fail(
         file, header.number,
@@ -202,6 +260,7 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
       continue;
     }
     if (trimmed(line.text).empty()) continue;
+    within_columns(line);
     if (profile.operators.size() == kMaxProfiledOperators)
       fail(file, line.number,
            "more than " + std::to_string(kMaxProfiledOperators) +
@@ -231,6 +290,7 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
       op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
     }
     op.kind = operator_kind(op.name);
+    if (average && op.calls > 0) note_average_below_self(profile, line, *average, op);
     profile.device_total_us += op.device_us;
     profile.operators.push_back(std::move(op));
   }
@@ -244,6 +304,9 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     fail(file, line.number, "the rows' device times add up past what a double holds");
   const bool rows_have_time = profile.device_total_us > 0;
   for (Line after; lines.next(after);) {
+    if (is_rule(after.text))
+      fail(file, after.number, "a second table begins here: which one to rank is not clear",
+           "save one key_averages().table() a file");
     const std::string line = trimmed(after.text);
     const auto colon = line.find(" time total: ");
     if (line.rfind("Self ", 0) != 0 || colon == std::string::npos) continue;

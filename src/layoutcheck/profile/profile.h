@@ -36,10 +36,18 @@ struct ProfiledOperator {
 // 3 million operators, 800 MB).
 inline constexpr std::size_t kMaxProfiledOperators = std::size_t{1} << 18;
 
+// Notes on rows a profile holds that cannot all be true, kept in the report; past this many,
+// only their count.
+inline constexpr std::size_t kMaxProfileNotes = 20;
+
 struct Profile {
   std::string source;  // "operator table", "chrome trace"
   std::vector<ProfiledOperator> operators;
   double device_total_us = 0;
+  // What the input says that does not hold together (a table's average below its self time per
+  // call): "line 12: ...". The ranking stands on the self device time; these say what to check.
+  std::vector<std::string> notes;
+  std::size_t notes_left_out = 0;
 };
 
 // The text key_averages().table() prints. @post throws InputError (rule "profile") with the line

@@ -139,6 +139,12 @@ std::string profile_markdown(const Profile& profile, const ProfileOptions& optio
               time_text(op->device_us) + " | " + (op->cpu_us > 0 ? time_text(op->cpu_us) : "—") +
               " | " + why(op->kind) + " |\n";
   }
+  if (!profile.notes.empty()) {
+    text += "\n## What in the profile does not hold together\n\n";
+    for (const std::string& note : profile.notes) text += "- " + cell(note) + "\n";
+    if (profile.notes_left_out > 0)
+      text += "- … and " + std::to_string(profile.notes_left_out) + " more rows like these\n";
+  }
   text +=
       "\nRead the calls and the shapes, not only the first line: a memory-bound operator of fixed "
       "shape called many times can be worth more than the largest GEMM.";
@@ -168,6 +174,8 @@ Json profile_json(const Profile& profile, const ProfileOptions& options) {
     if (r.bandwidth_pct && *r.bandwidth_pct > 100) entry.set("exceeds_copy_bandwidth", true);
     ranked_json.push(std::move(entry));
   }
+  Json notes = Json::array();
+  for (const std::string& note : profile.notes) notes.push(note);
   Json costs = Json::array();
   for (const ProfiledOperator* op : overheads(profile))
     costs.push(Json::object()
@@ -185,7 +193,9 @@ Json profile_json(const Profile& profile, const ProfileOptions& options) {
       .set("element_bytes", options.element_bytes)
       .set("candidates_total", static_cast<std::int64_t>(ranked.size()))
       .set("candidates", std::move(ranked_json))
-      .set("copies_allocations_synchronisations", std::move(costs));
+      .set("copies_allocations_synchronisations", std::move(costs))
+      .set("notes", std::move(notes))
+      .set("notes_left_out", static_cast<std::int64_t>(profile.notes_left_out));
 }
 
 }  // namespace layoutcheck
