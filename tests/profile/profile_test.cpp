@@ -176,6 +176,31 @@ TEST(ProfileErrors, ImpossibleTimesAreErrorsNotFigures) {
               HasSubstr("traceEvents[0] (k): \"dur\" is not a duration"));
 }
 
+// An event's error names its line, and a member of the wrong type is an error, never read as
+// absent (an operator without shapes, a kernel launched by no operator).
+TEST(ProfileErrors, AnEventOfTheWrongShapeNamesItsLine) {
+  const std::string kernel =
+      "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"dur\": 2, \"args\": "
+      "{\"External id\": 7}}";
+  const auto trace = [&](const std::string& op_args) {
+    return "{\"traceEvents\": [\n" + kernel + ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", "
+           "\"name\": \"aten::add\", \"dur\": 3, \"args\": " + op_args + "}\n]}";
+  };
+  EXPECT_EQ(error_of(trace("{\"External id\": 7, \"Input Dims\": [[4, 8], []]}")), "");
+  EXPECT_THAT(error_of(trace("{\"External id\": 7, \"Input Dims\": \"notalist\"}")),
+              HasSubstr("p.txt:3:1: error[profile]: traceEvents[1] (aten::add): args \"Input "
+                        "Dims\" is not a list of shapes"));
+  EXPECT_THAT(error_of(trace("{\"External id\": \"x\"}")),
+              HasSubstr("p.txt:3:1: error[profile]: traceEvents[1] (aten::add): args \"External "
+                        "id\" is not an integer"));
+  EXPECT_THAT(error_of("{\"traceEvents\": [\n\n" + kernel + ",\n  {\"ph\": \"X\", \"cat\": "
+                       "\"kernel\", \"name\": \"k2\", \"dur\": -1}]}"),
+              HasSubstr("p.txt:4:1: error[profile]: traceEvents[1] (k2): \"dur\" is not a "
+                        "duration"));
+  EXPECT_THAT(error_of("[" + kernel + "]"),
+              HasSubstr("p.txt: error[profile]: a JSON array: a trace in the array format"));
+}
+
 // A profile with nothing to rank is an error, never an empty ranking that reads as "no copies".
 TEST(ProfileErrors, NothingToRankIsAnError) {
   const std::string rule = "----  ----------  ----------\n";

@@ -138,7 +138,7 @@ TEST(Json, RejectsARepeatedKeyAtItsPosition) {
     EXPECT_STREQ(error.what(), "JSON 1:10: duplicate key 'a'");
   }
   EXPECT_THROW(Json::parse(R"({"x": 1, "x": 2, "events": [1]})", "events",
-                           [](Json, std::size_t) { FAIL() << "handed an item"; }),
+                           [](Json, Json::ItemPlace) { FAIL() << "handed an item"; }),
                std::runtime_error);
 }
 
@@ -146,27 +146,35 @@ TEST(Json, StreamsTheItemsOfOneTopLevelArray) {
   std::vector<std::pair<std::int64_t, std::size_t>> seen;
   const Json document = Json::parse(
       R"({"meta": [1, 2], "events": [{"v": 10}, {"v": 11}, {"v": 12}], "tail": {"events": [5]}})",
-      "events", [&](Json item, std::size_t index) { seen.emplace_back(item["v"].as_int(), index); });
+      "events", [&](Json item, Json::ItemPlace place) {
+        seen.emplace_back(item["v"].as_int(), place.index);
+      });
   EXPECT_EQ(seen, (std::vector<std::pair<std::int64_t, std::size_t>>{{10, 0}, {11, 1}, {12, 2}}));
   EXPECT_EQ(document["events"].kind(), Json::Kind::array);
   EXPECT_EQ(document["events"].size(), 0u);     // handed over, not kept
   EXPECT_EQ(document["meta"].size(), 2u);       // other members as parse() reads them
   EXPECT_EQ(document["tail"]["events"].size(), 1u);  // only the top level's member streams
 
+  // Each item's line, where it begins, for errors about what it holds.
+  std::vector<int> lines;
+  Json::parse("{\"events\": [1,\n  {\"a\":\n 2}, \"x\",\n\n  3]}", "events",
+              [&](Json, Json::ItemPlace place) { lines.push_back(place.line); });
+  EXPECT_EQ(lines, (std::vector<int>{1, 2, 3, 5}));
+
   // A member of another kind stays in the document; an error inside an item names its place; what
   // the handler throws ends the parse.
-  const auto never = [](Json, std::size_t) { FAIL() << "handed an item"; };
+  const auto never = [](Json, Json::ItemPlace) { FAIL() << "handed an item"; };
   EXPECT_EQ(Json::parse(R"({"events": 3})", "events", never)["events"].as_int(), 3);
   try {
     Json::parse("{\"events\": [\n  {\"v\": 1},\n  {\"v\" 2}\n]}", "events",
-                [](Json, std::size_t) {});
+                [](Json, Json::ItemPlace) {});
     FAIL() << "accepted a malformed item";
   } catch (const std::runtime_error& error) {
     EXPECT_STREQ(error.what(), "JSON 3:8: expected ':'");
   }
   EXPECT_THROW(Json::parse(R"({"events": [1, 2]})", "events",
-                           [](Json, std::size_t index) {
-                             if (index == 1) throw std::out_of_range("second");
+                           [](Json, Json::ItemPlace place) {
+                             if (place.index == 1) throw std::out_of_range("second");
                            }),
                std::out_of_range);
 }
@@ -182,15 +190,15 @@ TEST(Json, RefusesMoreValuesThanItHoldsButStreamsAnyNumber) {
         << error.what();
   }
   std::size_t count = 0;
-  Json::parse("{\"items\": " + many + "0]}", "items", [&](Json, std::size_t) { ++count; });
+  Json::parse("{\"items\": " + many + "0]}", "items", [&](Json, Json::ItemPlace) { ++count; });
   EXPECT_EQ(count, (1u << 21) + 1);
 
   // A streamed item is one event: at most 2^16 values (itself included).
   std::string item = "[";
   for (int i = 0; i < (1 << 16) - 2; ++i) item += "0,";
-  EXPECT_NO_THROW(Json::parse("{\"items\": [" + item + "0]]}", "items", [](Json, std::size_t) {}));
+  EXPECT_NO_THROW(Json::parse("{\"items\": [" + item + "0]]}", "items", [](Json, Json::ItemPlace) {}));
   try {
-    Json::parse("{\"items\": [1, " + item + "0, 0]]}", "items", [](Json, std::size_t) {});
+    Json::parse("{\"items\": [1, " + item + "0, 0]]}", "items", [](Json, Json::ItemPlace) {});
     FAIL() << "held an item of more than 2^16 values";
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what())

@@ -16,50 +16,63 @@
 namespace layoutcheck {
 namespace {
 
-[[noreturn]] void fail(const std::string& file, std::string message, std::string fix = "") {
-  throw InputError(Diagnostic{SourceLocation{file}, Severity::error, "profile", std::move(message),
-                              std::move(fix)});
+[[noreturn]] void trace_error(const std::string& file, std::string message, std::string fix = "",
+                              int line = 0) {
+  throw InputError(Diagnostic{SourceLocation{file, line, line > 0 ? 1 : 0}, Severity::error,
+                              "profile", std::move(message), std::move(fix)});
 }
+
+// One event of the trace, where it is, for its errors: "p.json:12:1: ... traceEvents[3] (k): ...".
+struct Event {
+  const std::string& file;
+  const Json& json;
+  Json::ItemPlace place;
+  const std::string& name;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    trace_error(file,
+                "traceEvents[" + std::to_string(place.index) + "] (" + printable(name) + "): " +
+                    what,
+                "export the trace with prof.export_chrome_trace(path), unedited", place.line);
+  }
+};
 
 const std::string* string_member(const Json& event, std::string_view key) {
   const Json* value = event.find(key);
   return value != nullptr && value->kind() == Json::Kind::string ? &value->as_string() : nullptr;
 }
 
-std::optional<double> number_member(const Json& event, std::string_view key) {
-  const Json* value = event.find(key);
-  if (value == nullptr) return std::nullopt;
-  if (value->kind() == Json::Kind::integer || value->kind() == Json::Kind::number)
-    return value->as_double();
-  return std::nullopt;
-}
-
-// An event's "dur" in µs, 0 where it has none; a negative, infinite or non-numeric one is an
+// The event's "dur" in µs, 0 where it has none; a negative, infinite or non-numeric one is an
 // error naming the event, never a time.
-double duration(const std::string& file, const Json& event, std::size_t index,
-                const std::string& name) {
-  const Json* value = event.find("dur");
+double duration(const Event& event) {
+  const Json* value = event.json.find("dur");
   if (value == nullptr) return 0;
-  const std::optional<double> us = number_member(event, "dur");
-  if (!us || !std::isfinite(*us) || *us < 0)
-    fail(file, "traceEvents[" + std::to_string(index) + "] (" + printable(name) +
-                   "): \"dur\" is not a duration in µs (a number, 0 or more)");
-  return *us;
+  const bool number = value->kind() == Json::Kind::integer || value->kind() == Json::Kind::number;
+  if (!number || !std::isfinite(value->as_double()) || value->as_double() < 0)
+    event.fail("\"dur\" is not a duration in µs (a number, 0 or more)");
+  return value->as_double();
 }
 
-std::optional<std::int64_t> external_id(const Json& event) {
-  const Json* args = event.find("args");
+// args."External id", the operator a kernel belongs to; one of another type is an error, never
+// read as "launched by no operator".
+std::optional<std::int64_t> external_id(const Event& event) {
+  const Json* args = event.json.find("args");
   if (args == nullptr) return std::nullopt;
   const Json* id = args->find("External id");
-  if (id == nullptr || id->kind() != Json::Kind::integer) return std::nullopt;
+  if (id == nullptr) return std::nullopt;
+  if (id->kind() != Json::Kind::integer) event.fail("args \"External id\" is not an integer");
   return id->as_int();
 }
 
-// "Input Dims": [[1, 131040, 192], [], []] as the table prints it.
-std::string input_dims(const Json& event) {
-  const Json* args = event.find("args");
+// args."Input Dims": [[1, 131040, 192], [], []] as the table prints it. Absent: no shapes; of
+// another type than a list: an error. A list's entry that is not a list of integers (a tensor
+// list's shapes) leaves the operator's shapes unknown, as the table would print them otherwise.
+std::string input_dims(const Event& event) {
+  const Json* args = event.json.find("args");
   const Json* dims = args != nullptr ? args->find("Input Dims") : nullptr;
-  if (dims == nullptr || dims->kind() != Json::Kind::array) return "";
+  if (dims == nullptr) return "";
+  if (dims->kind() != Json::Kind::array)
+    event.fail("args \"Input Dims\" is not a list of shapes");
   std::string text = "[";
   for (std::size_t i = 0; i < dims->size(); ++i) {
     const Json& shape = (*dims)[i];
@@ -90,7 +103,7 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   const auto entry = [&](const std::string& name, const std::string& dims) -> ProfiledOperator& {
     Key key{name, dims};
     if (by_key.size() == kMaxProfiledOperators && !by_key.contains(key))
-      fail(file, "more than " + std::to_string(kMaxProfiledOperators) +
+      trace_error(file, "more than " + std::to_string(kMaxProfiledOperators) +
                      " operators (names with their input dims): not a profile of a model",
            "profile a few steps of the model");
     ProfiledOperator& op = by_key[std::move(key)];
@@ -105,20 +118,21 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   bool any_device_event = false;
   // One pass, each event read and dropped: the trace's events are never all held as JSON values
   // (tens of bytes each), only what they add to the operators.
-  const auto read_event = [&](const Json& event, std::size_t index) {
-    const std::string* phase = string_member(event, "ph");
-    const std::string* category = string_member(event, "cat");
-    const std::string* name = string_member(event, "name");
+  const auto read_event = [&](const Json& json, Json::ItemPlace place) {
+    const std::string* phase = string_member(json, "ph");
+    const std::string* category = string_member(json, "cat");
+    const std::string* name = string_member(json, "name");
     if (!phase || *phase != "X" || !category || !name) return;
+    const Event event{file, json, place, *name};
     if (*category == "cpu_op" || *category == "user_annotation") {
       const std::string dims = input_dims(event);
       ProfiledOperator& op = entry(*name, dims);
       ++op.calls;
-      op.cpu_us += duration(file, event, index, *name);
+      op.cpu_us += duration(event);
       if (const auto id = external_id(event)) op_of_id[*id] = &op;
     } else if (*category == "kernel" || *category == "gpu_memcpy" ||
                *category == "gpu_memset") {
-      const double us = duration(file, event, index, *name);
+      const double us = duration(event);
       any_device_event = true;
       profile.device_total_us += us;
       if (const auto id = external_id(event)) {
@@ -129,7 +143,7 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
         op.device_us += us;
       }
     } else if (*category == "cuda_runtime" || *category == "cuda_driver") {
-      const double us = duration(file, event, index, *name);
+      const double us = duration(event);
       const OperatorKind kind = operator_kind(*name);
       if (kind != OperatorKind::synchronisation && kind != OperatorKind::allocation) return;
       ProfiledOperator& op = entry(*name, "");
@@ -143,11 +157,11 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   } catch (const InputError&) {
     throw;  // an event's own error, already naming it
   } catch (const std::runtime_error& error) {
-    fail(file, error.what(), "export the trace with prof.export_chrome_trace(path)");
+    trace_error(file, error.what(), "export the trace with prof.export_chrome_trace(path)");
   }
   const Json* events = trace.kind() == Json::Kind::object ? trace.find("traceEvents") : nullptr;
   if (events == nullptr || events->kind() != Json::Kind::array)
-    fail(file, "no \"traceEvents\" array: not a Kineto chrome trace",
+    trace_error(file, "no \"traceEvents\" array: not a Kineto chrome trace",
          "export the trace with prof.export_chrome_trace(path)");
   for (const IdKernel& kernel : id_kernels) {
     const auto owner = op_of_id.find(kernel.id);
@@ -156,14 +170,14 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     op.device_us += kernel.us;
   }
   if (!any_device_event)
-    fail(file, "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
+    trace_error(file, "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
                "nothing here ran on a GPU, so nothing can be ranked by device time",
          "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
   if (!std::isfinite(profile.device_total_us))
-    fail(file, "the device events' durations add up past what a double holds");
+    trace_error(file, "the device events' durations add up past what a double holds");
   for (auto& [key, op] : by_key) {
     if (!std::isfinite(op.cpu_us))  // its device time is part of the finite total
-      fail(file, printable(op.name) + ": its durations add up past what a double holds");
+      trace_error(file, printable(op.name) + ": its durations add up past what a double holds");
     op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
     op.kind = operator_kind(op.name);
     profile.operators.push_back(std::move(op));
@@ -175,6 +189,9 @@ Profile parse_profile(std::string_view text, const std::string& file) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') return parse_chrome_trace(text, file);
+  if (first != std::string_view::npos && text[first] == '[')
+    trace_error(file, "a JSON array: a trace in the array format, which Kineto does not write",
+         "export the trace with prof.export_chrome_trace(path): {\"traceEvents\": [...]}");
   return parse_operator_table(text, file);
 }
 

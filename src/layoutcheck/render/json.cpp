@@ -76,7 +76,7 @@ class KeyIndex {
 
 class JsonParser {
  public:
-  using ItemHandler = std::function<void(Json, std::size_t)>;
+  using ItemHandler = std::function<void(Json, Json::ItemPlace)>;
 
   explicit JsonParser(std::string_view text, std::string_view streamed = {},
                       const ItemHandler* on_item = nullptr)
@@ -96,6 +96,13 @@ class JsonParser {
       if (text_[i] == '\n') line += 1, column = 0;
     throw std::runtime_error("JSON " + std::to_string(line) + ":" + std::to_string(column) + ": " +
                              what);
+  }
+  // The line of pos_, counted on from the last call: the items of a streamed array are met in
+  // order, so the whole count is one pass over the text.
+  int line_at_position() {
+    for (; counted_ < pos_ && counted_ < text_.size(); ++counted_)
+      if (text_[counted_] == '\n') ++line_;
+    return line_;
   }
   bool at_end() const { return pos_ >= text_.size(); }
   char peek() const { return at_end() ? '\0' : text_[pos_]; }
@@ -208,10 +215,12 @@ class JsonParser {
     for (std::size_t index = 0;; ++index) {
       const std::size_t held = held_;
       item_cap_ = held + kMaxStreamedItemValues;
+      skip_space();
+      const int line = line_at_position();
       Json item = parse_value(depth + 1);
       item_cap_ = kMaxHeldValues;
       held_ = held;
-      (*on_item_)(std::move(item), index);
+      (*on_item_)(std::move(item), Json::ItemPlace{index, line});
       skip_space();
       if (peek() == ']') return ++pos_, Json::array();
       expect(',');
@@ -316,6 +325,8 @@ class JsonParser {
 
   std::string_view text_;
   std::size_t pos_ = 0;
+  std::size_t counted_ = 0;  // line_ is the line of this position
+  int line_ = 1;
   std::size_t held_ = 0;
   std::size_t item_cap_ = kMaxHeldValues;  // lower while a streamed item is read
   std::string_view streamed_;
@@ -433,7 +444,7 @@ Json Json::parse(std::string_view text) {
 }
 
 Json Json::parse(std::string_view text, std::string_view streamed,
-                 const std::function<void(Json item, std::size_t index)>& on_item) {
+                 const std::function<void(Json item, ItemPlace place)>& on_item) {
   return JsonParser(text, streamed, &on_item).document();
 }
 

@@ -69,12 +69,18 @@ class Json {
   // and column: "JSON 3:3: duplicate key 'layers'".
   static Json parse(std::string_view text);
 
+  // Where a streamed item is: its index in the array and the line (from 1) it begins on.
+  struct ItemPlace {
+    std::size_t index = 0;
+    int line = 0;
+  };
+
   // The same, but the items of the top-level object's array member `streamed` are handed to
-  // `on_item` (with their index) as they are read, and not kept: a trace of millions of events
+  // `on_item` (with their place) as they are read, and not kept: a trace of millions of events
   // holds one at a time. The document comes back with that member an empty array. Whatever
   // on_item throws ends the parse.
   static Json parse(std::string_view text, std::string_view streamed,
-                    const std::function<void(Json item, std::size_t index)>& on_item);
+                    const std::function<void(Json item, ItemPlace place)>& on_item);
 
  private:
   friend class JsonParser;
