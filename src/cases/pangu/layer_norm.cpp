@@ -53,6 +53,14 @@ Linear fold_layer_norm_affine(std::span<const float> gamma, std::span<const floa
       static_cast<std::int64_t>(beta.size()) != linear.in)
     throw std::invalid_argument("fold_layer_norm_affine: gamma and beta must have the Linear's " +
                                 std::to_string(linear.in) + " inputs");
+  if (linear.in <= 0 || linear.out <= 0 ||
+      linear.weight.size() != static_cast<std::size_t>(linear.in) *
+                                  static_cast<std::size_t>(linear.out) ||
+      linear.bias.size() != static_cast<std::size_t>(linear.out))
+    throw std::invalid_argument("fold_layer_norm_affine: a Linear of " +
+                                std::to_string(linear.in) + " inputs and " +
+                                std::to_string(linear.out) + " outputs needs a weight of " +
+                                "out x in and a bias of out entries");
   Linear folded = linear;
   for (std::int64_t o = 0; o < linear.out; ++o) {
     double shift = linear.bias[static_cast<std::size_t>(o)];

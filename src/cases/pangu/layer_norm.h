@@ -40,7 +40,12 @@ struct Linear {
   std::vector<float> weight;  // [out][in]
   std::vector<float> bias;    // [out]
 };
-// @pre gamma.size() == beta.size() == linear.in.
+// Exact only where every row the Linear reads is a LayerNorm output: a zero row inserted between
+// them (the window partition's padding, written after the norm) projects to b without the fold
+// and to W beta + b with it, so a fold ahead of a padded gather changes the padding's keys and
+// values unless beta is 0.
+// @post throws std::invalid_argument unless gamma and beta have linear.in entries, the weight
+//       linear.out x linear.in and the bias linear.out.
 Linear fold_layer_norm_affine(std::span<const float> gamma, std::span<const float> beta,
                               const Linear& linear);
 

@@ -88,6 +88,21 @@ TEST(FoldLayerNormAffine, TheFoldedLinearComputesTheSame) {
     EXPECT_NEAR(with_fold, with_affine, 1e-5) << o;
   }
   EXPECT_THROW(fold_layer_norm_affine(std::vector<float>(3), beta, linear), std::invalid_argument);
+  Linear short_weight = linear;
+  short_weight.weight.pop_back();
+  EXPECT_THROW(fold_layer_norm_affine(gamma, beta, short_weight), std::invalid_argument);
+  Linear long_bias = linear;
+  long_bias.bias.push_back(0);
+  EXPECT_THROW(fold_layer_norm_affine(gamma, beta, long_bias), std::invalid_argument);
+
+  // A zero row written after the norm (a padding slot of the windows) is not a LayerNorm output:
+  // without the fold it projects to b, with it to W beta + b.
+  for (std::int64_t o = 0; o < out; ++o) {
+    double w_beta = 0;
+    for (std::int64_t i = 0; i < in; ++i) w_beta += linear.weight[o * in + i] * beta[i];
+    EXPECT_NEAR(folded.bias[o], linear.bias[o] + w_beta, 1e-5) << o;
+    EXPECT_GT(std::abs(folded.bias[o] - linear.bias[o]), 1e-3) << o;
+  }
 }
 
 CaseLayouts layouts(std::int64_t width) {
