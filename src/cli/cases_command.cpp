@@ -1,5 +1,6 @@
 // layoutcheck cases [--json]: the registered cases, each with its buffers (role, dtype, default
 // contract), the kernel ABIs a port may implement, its decoders, its CPU mutants and its bench.
+#include <algorithm>
 #include <iostream>
 
 #include "commands.h"
@@ -62,10 +63,19 @@ int run_cases(bool json) {
     std::cout << all.dump() << "\n";
     return kClean;
   }
+  // A column as wide as its longest entry and two spaces, so a long name never runs into the next.
+  const auto width = [](const auto& entries, auto name_of, std::size_t at_least) {
+    std::size_t widest = at_least;
+    for (const auto& entry : entries) widest = std::max(widest, name_of(entry).size() + 2);
+    return widest;
+  };
   for (const auto& known : cases) {
     std::cout << known->name() << ": " << known->summary() << "\n  buffers:\n";
-    for (const BufferSpec& spec : known->buffers())
-      std::cout << "    " << pad_right(spec.name, 12)
+    const auto buffers = known->buffers();
+    const std::size_t buffer_width =
+        width(buffers, [](const BufferSpec& spec) { return spec.name; }, 12);
+    for (const BufferSpec& spec : buffers)
+      std::cout << "    " << pad_right(spec.name, buffer_width)
                 << pad_right(std::string(buffer_role_name(spec.role)), 9)
                 << pad_right(std::string(dtype_name(spec.dtype)), 5)
                 << (spec.contract.empty() ? std::string("-") : "contracts/" + spec.contract) << "  "
@@ -85,15 +95,19 @@ int run_cases(bool json) {
     if (const auto declared = known->bench()) {
       std::cout << "  bench paths (layoutcheck bench --case " << known->name()
                 << "; the first is the baseline):\n";
+      const std::size_t path_width =
+          width(declared->paths, [](const BenchPathSpec& path) { return path.name; }, 18);
       for (const BenchPathSpec& path : declared->paths)
-        std::cout << "    " << pad_right(path.name, 18) << path.description
+        std::cout << "    " << pad_right(path.name, path_width) << path.description
                   << (path.negative_control ? " [negative control]" : "") << "\n";
     }
     const auto mutants = known->mutants();
     if (!mutants.empty()) {
       std::cout << "  cpu mutants:\n";
+      const std::size_t mutant_width =
+          width(mutants, [](const auto& mutant) { return mutant.first; }, 18);
       for (const auto& [name, description] : mutants)
-        std::cout << "    " << pad_right(name, 18) << description << "\n";
+        std::cout << "    " << pad_right(name, mutant_width) << description << "\n";
     }
   }
   return kClean;

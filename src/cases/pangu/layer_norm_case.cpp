@@ -118,8 +118,9 @@ class LayerNormCase : public Case {
   std::vector<ValueProbe> value_probes(const CaseLayouts& model, std::int64_t batch,
                                        std::uint64_t seed) const override {
     ValueProbe probe{"large-mean",
-                     "rows of mean 1000 and spread 0.25 normalise wrongly: the statistics lose "
-                     "the spread to cancellation (a one-pass sum of squares?)",
+                     "rows of mean 1000 and spread 0.25 normalise wrongly: statistics that lose "
+                     "the spread to cancellation (a one-pass sum of squares) fail here, and so "
+                     "do statistics over other channels than the row's",
                      make_buffers(model, batch, seed), 2e-3};
     std::mt19937_64 rng(seed ^ 0x1000);
     HostBuffer& x = probe.buffers.at("x");
