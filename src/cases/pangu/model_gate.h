@@ -13,8 +13,9 @@
 
 namespace layoutcheck::pangu {
 
-// Rounding in fp16 through a few blocks of random weights; a layout fault moves whole tokens.
-inline constexpr double kModelGateTolerance = 1e-2;
+// fp16 rounding through two blocks of random weights, in other reduction orders: at most 3e-4 per
+// channel at the real grids on the H100 and the H200; a layout fault moves whole tokens (about 1).
+inline constexpr double kModelGateTolerance = 2e-3;
 
 struct ChannelComparison {
   std::int64_t tokens = 0, channels = 0;
