@@ -89,6 +89,10 @@ OperatorGateInput map_call(const std::string& folder, PanguOperator op, std::str
   return {std::move(kind), grid.text(), std::move(call), values, ""};
 }
 
+std::string rows_text(std::int64_t rows) {
+  return std::to_string(rows) + (rows == 1 ? " row" : " rows");
+}
+
 OperatorGateInput illegal(OperatorGateInput input, std::string description, std::string refusal) {
   input.kind = "illegal";
   input.description = std::move(description);
@@ -205,7 +209,11 @@ std::vector<OperatorGateInput> operator_gate_inputs(const std::string& folder) {
   // Boundary: row counts, batch 2, grids, values.
   for (const Op op : {Op::layer_norm, Op::add_layer_norm}) {
     for (const std::int64_t rows : {1, 3, 5, 131041})
-      add(rows_call(op, "boundary", std::to_string(rows) + " rows", 1, rows, 192));
+      add(rows_call(op, "boundary", rows_text(rows), 1, rows, 192));
+    // Rows that leave a group, a wave or a block partly empty at the wider rows too.
+    for (const std::int64_t width : {384, 768})
+      for (const std::int64_t rows : {1, 3, 5, 33121})
+        add(rows_call(op, "boundary", rows_text(rows), 1, rows, width));
     add(rows_call(op, "boundary", "batch 2", 2, 33120, 384));
     for (const GateValues values : {GateValues::constant, GateValues::large_mean,
                                     GateValues::extremes, GateValues::subnormal,
@@ -222,6 +230,7 @@ std::vector<OperatorGateInput> operator_gate_inputs(const std::string& folder) {
       add(map_call(folder, op, "boundary", {2, 6, 12, 192, shifted}, 1));    // a single window
     }
     add(map_call(folder, op, "boundary", {3, 7, 13, 192, true}, 1));  // the shift wraps the padding
+    add(map_call(folder, op, "boundary", {3, 7, 13, 768, true}, 1));
   }
   for (const GateValues values :
        {GateValues::large_mean, GateValues::large_mean_finest, GateValues::small_spread,
