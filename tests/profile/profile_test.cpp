@@ -251,15 +251,55 @@ TEST(ProfileErrors, TextBetweenTheColumnsOrASecondTableIsAnError) {
   const std::string header = rule + "      Name   Self CUDA  # of Calls\n" + rule;
   EXPECT_EQ(error_of(header + "aten::mm       1.000ms           3\n" + rule), "");
   EXPECT_THAT(error_of(header + "aten::addmm1234567.2345ms       3\n" + rule),
-              HasSubstr("p.txt:4:1: error[profile]: text at character 11 lies outside the "
-                        "columns"));
+              HasSubstr("p.txt:4:1: error[profile]: text at character 11 runs across the edge "
+                        "of a column this reads"));
   EXPECT_THAT(error_of(header + "aten::mm       1.000ms 12345678901\n" + rule),
-              HasSubstr("p.txt:4:1: error[profile]: text at character 24 lies outside"));
+              HasSubstr("p.txt:4:1: error[profile]: text at character 24 runs across"));
   EXPECT_THAT(error_of(rule + "      Name   Self CUDA# of Calls\n" + rule),
-              HasSubstr("p.txt:2:1: error[profile]: text at character 23"));
+              HasSubstr("p.txt:2:1: error[profile]: the table's header has no '# of Calls'"));
   EXPECT_THAT(error_of(header + "aten::mm       1.000ms           3\n" + rule + "\n" + header +
                        "aten::mm       1.000ms           3\n" + rule),
               HasSubstr("p.txt:7:1: error[profile]: a second table begins here"));
+}
+
+// A row as Python's format pads it: each cell right-aligned to its width and never cut, then two
+// spaces, as key_averages().table() prints its header and its rows.
+std::string python_row(const std::vector<std::pair<std::string, std::size_t>>& cells) {
+  std::string row;
+  for (const auto& [text, width] : cells)
+    row += std::string(width > text.size() ? width - text.size() : 0, ' ') + text + "  ";
+  return row + "\n";
+}
+
+// PyTorch's header names are wider than their 12 dashes in places ("CUDA time avg", "Self CUDA
+// Mem"): each pushes the names after it along by one, while the rows keep to the dashes.
+TEST(ProfileTable, HeaderNamesWiderThanTheirColumnsStillNameThem) {
+  const std::vector<std::size_t> widths = {24, 12, 12, 12, 12, 12, 30};
+  std::string rule;
+  for (const std::size_t width : widths) rule += std::string(width, '-') + "  ";
+  rule += "\n";
+  const auto row = [&](const std::vector<std::string>& texts) {
+    std::vector<std::pair<std::string, std::size_t>> cells;
+    for (std::size_t i = 0; i < texts.size(); ++i) cells.emplace_back(texts[i], widths[i]);
+    return python_row(cells);
+  };
+  const std::string header = row({"Name", "Self CUDA", "CUDA total", "CUDA time avg",
+                                  "Self CUDA Mem", "# of Calls", "Input Shapes"});
+  const Profile profile = parse_profile(
+      rule + header + rule +
+          row({"aten::native_layer_norm", "9.512ms", "9.600ms", "564.706us", "0 b", "17",
+               "[[1, 131040, 192], []]"}) +
+          row({"aten::gelu_", "6.634ms", "6.634ms", "14.600us", "0 b", "164", "[[8, 4]]"}) + rule +
+          "Self CPU time total: 5.000ms\nSelf CUDA time total: 16.146ms\n",
+      "p.txt");
+  const ProfiledOperator& norm = find(profile, "aten::native_layer_norm");
+  EXPECT_EQ(norm.calls, 17);
+  EXPECT_DOUBLE_EQ(norm.device_us, 9512);
+  EXPECT_EQ(norm.input_shapes, "[[1, 131040, 192], []]");
+  EXPECT_EQ(find(profile, "aten::gelu_").calls, 164);
+  // "CUDA time avg" is read as the average column though it overflows its dashes.
+  ASSERT_EQ(profile.notes.size(), 1u);
+  EXPECT_THAT(profile.notes[0], HasSubstr("line 5: aten::gelu_: 'CUDA time avg' is 14.600us"));
 }
 
 // Python pads the table by characters: a name with non-ASCII letters is wider in bytes, and its

@@ -2,6 +2,7 @@
 // dashed line, one row per operator, a dashed line, then "Self CPU time total: ...". The dashes
 // give the columns' extents; every cell is the header's column by position, so names with spaces
 // and the Input Shapes column read as they are.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -102,20 +103,38 @@ std::string cell(std::string_view line, const Column& column) {
   return cells(line, std::span(&column, 1)).front();
 }
 
-// The first character of `line` (counted as Python counts them) that is not a space and lies
-// outside every column: before the first, or in the gap between two. Python pads and truncates
-// each cell to its column, so such a character is a cell that spilled into its neighbour, and its
-// number would be read cut in two.
-std::optional<std::size_t> text_outside_columns(std::string_view line,
-                                                std::span<const Column> columns) {
-  std::size_t character = 0, column = 0;
-  for (std::size_t byte = 0; byte < line.size(); ++byte) {
+// The header's names, left to right: Python pads a name to its column but never cuts one, so a
+// name wider than its dashes ("CUDA time avg" over 12) pushes the names after it along by the
+// overflow. Names are apart by two spaces or more, and hold single spaces only.
+std::vector<std::string> header_names(std::string_view header) {
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while (at < header.size()) {
+    const std::size_t begin = header.find_first_not_of(" \t", at);
+    if (begin == std::string_view::npos) break;
+    std::size_t end = begin;
+    while (end < header.size() &&
+           !(header[end] == '\t' ||
+             (header[end] == ' ' && (end + 1 == header.size() || header[end + 1] == ' ' ||
+                                     header[end + 1] == '\t'))))
+      ++end;
+    names.emplace_back(header.substr(begin, end - begin));
+    at = end;
+  }
+  return names;
+}
+
+// The first of `characters` (positions as Python counts them, ascending) where `line` holds
+// something other than a space; past the line's end counts as a space.
+std::optional<std::size_t> first_not_blank(std::string_view line,
+                                           const std::vector<std::size_t>& characters) {
+  std::size_t character = 0, next = 0;
+  for (std::size_t byte = 0; byte < line.size() && next < characters.size(); ++byte) {
     if ((static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80) continue;  // continuation
-    while (column + 1 < columns.size() && character >= columns[column].end) ++column;
-    const bool inside = character >= columns[column].begin &&
-                        (columns[column].end == std::string_view::npos ||
-                         character < columns[column].end);
-    if (!inside && line[byte] != ' ' && line[byte] != '\t') return character;
+    while (next < characters.size() && characters[next] < character) ++next;
+    if (next < characters.size() && characters[next] == character && line[byte] != ' ' &&
+        line[byte] != '\t')
+      return character;
     ++character;
   }
   return std::nullopt;
@@ -213,17 +232,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     columns.push_back({begin, i, ""});
   }
   columns.back().end = std::string_view::npos;
-  const auto within_columns = [&](const Line& row) {
-    const std::optional<std::size_t> outside = text_outside_columns(row.text, columns);
-    if (outside)
-      fail(file, row.number,
-           "text at character " + std::to_string(*outside + 1) +
-               " lies outside the columns the dashed line above the header marks: a cell wider "
-               "than its column, read cut in two",
-           "save the table as key_averages().table() printed it, unedited");
-  };
-  within_columns(header);
-  const std::vector<std::string> names = cells(header.text, columns);
+  // As PyTorch prints it, names two spaces apart; a table made by hand with one space between
+  // its columns is read by the dashes.
+  std::vector<std::string> names = header_names(header.text);
+  if (names.size() != columns.size()) names = cells(header.text, columns);
   for (std::size_t i = 0; i < columns.size(); ++i) columns[i].name = names[i];
   const auto find = [&](auto&& matches) -> const Column* {
     for (const Column& column : columns)
@@ -250,6 +262,15 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
             " column",
         "sort and print the device time: key_averages().table(sort_by=\"self_device_time_total\")");
 
+  // Where a row's cells that are read must be blank on either side: Python pads each value to
+  // its column, so text there is a cell spilled into its neighbour, its number cut in two.
+  std::vector<std::size_t> read_bounds;
+  for (const Column* column : {name, calls, device, cpu, shapes, average}) {
+    if (column == nullptr) continue;
+    if (column->begin > 0) read_bounds.push_back(column->begin - 1);
+    if (column->end != std::string_view::npos) read_bounds.push_back(column->end);
+  }
+  std::sort(read_bounds.begin(), read_bounds.end());
   Profile profile;
   profile.source = "operator table";
   Line line = below_header;
@@ -260,7 +281,12 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
       continue;
     }
     if (trimmed(line.text).empty()) continue;
-    within_columns(line);
+    if (const auto spilled = first_not_blank(line.text, read_bounds))
+      fail(file, line.number,
+           "text at character " + std::to_string(*spilled + 1) +
+               " runs across the edge of a column this reads: a cell wider than its column, "
+               "read cut in two",
+           "save the table as key_averages().table() printed it, unedited");
     if (profile.operators.size() == kMaxProfiledOperators)
       fail(file, line.number,
            "more than " + std::to_string(kMaxProfiledOperators) +
