@@ -302,6 +302,26 @@ TEST(ProfileTable, HeaderNamesWiderThanTheirColumnsStillNameThem) {
   EXPECT_THAT(profile.notes[0], HasSubstr("line 5: aten::gelu_: 'CUDA time avg' is 14.600us"));
 }
 
+// What a saved log holds around a table and is not the table: a warning line that begins with
+// "[", a dashed line of the log's own after it, and the rows of a stack's source locations
+// (with_stack), blank but for their column.
+TEST(ProfileTable, TheLogAroundATableAndItsSourceRowsAreNotRows) {
+  const std::string rule = "----------  ----------  ----------  ----------\n";
+  const std::string table = rule + "      Name   Self CUDA  # of Calls  Source Location\n" + rule +
+                            "  aten::mm     1.000ms           3  model.py(12): fwd\n" +
+                            "                                    model.py(40): run\n" + "\n" +
+                            " aten::bmm     2.000ms           1  model.py(13): fwd\n" + rule;
+  const std::string warning = "[W kineto_shim.cpp:343] Warning: profiler started late\n";
+  const Profile profile = parse_profile(warning + table + "--------------------------------\n" +
+                                            "epoch 1 done\n",
+                                        "p.txt");
+  ASSERT_EQ(profile.operators.size(), 2u);
+  EXPECT_EQ(find(profile, "aten::mm").calls, 3);
+  EXPECT_DOUBLE_EQ(find(profile, "aten::bmm").device_us, 2000);
+  EXPECT_THAT(error_of("[{\"ph\": \"X\"}]"), HasSubstr("a JSON array"));
+  EXPECT_THAT(error_of(" [\n ]"), HasSubstr("a JSON array"));
+}
+
 // Python pads the table by characters: a name with non-ASCII letters is wider in bytes, and its
 // row still reads by the columns of the dashes.
 TEST(ProfileTable, NamesWithNonAsciiLettersKeepTheirColumns) {

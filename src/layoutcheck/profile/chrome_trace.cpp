@@ -189,9 +189,16 @@ Profile parse_profile(std::string_view text, const std::string& file) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') return parse_chrome_trace(text, file);
-  if (first != std::string_view::npos && text[first] == '[')
+  // "[{" or "[]": a trace in the array format. "[W kineto_shim.cpp:…] Warning" is a log line
+  // above a table.
+  const auto after_bracket = first == std::string_view::npos
+                                 ? std::string_view::npos
+                                 : text.find_first_not_of(" \t\r\n", first + 1);
+  if (first != std::string_view::npos && text[first] == '[' &&
+      (after_bracket == std::string_view::npos || text[after_bracket] == '{' ||
+       text[after_bracket] == ']'))
     trace_error(file, "a JSON array: a trace in the array format, which Kineto does not write",
-         "export the trace with prof.export_chrome_trace(path): {\"traceEvents\": [...]}");
+                "export the trace with prof.export_chrome_trace(path): {\"traceEvents\": [...]}");
   return parse_operator_table(text, file);
 }
 

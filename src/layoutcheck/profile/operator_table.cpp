@@ -287,6 +287,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
                " runs across the edge of a column this reads: a cell wider than its column, "
                "read cut in two",
            "save the table as key_averages().table() printed it, unedited");
+    // A row of the stack's source locations alone (with_stack, group_by_stack_n): no operator.
+    if (cell(line.text, *name).empty() && cell(line.text, *calls).empty() &&
+        cell(line.text, *device).empty())
+      continue;
     if (profile.operators.size() == kMaxProfiledOperators)
       fail(file, line.number,
            "more than " + std::to_string(kMaxProfiledOperators) +
@@ -330,9 +334,17 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     fail(file, line.number, "the rows' device times add up past what a double holds");
   const bool rows_have_time = profile.device_total_us > 0;
   for (Line after; lines.next(after);) {
-    if (is_rule(after.text))
-      fail(file, after.number, "a second table begins here: which one to rank is not clear",
-           "save one key_averages().table() a file");
+    // A dashed line, a line and a dashed line: another table's head. A dashed line alone is the
+    // log's own and is passed over, as any other text after the table.
+    if (is_rule(after.text)) {
+      LineReader ahead = lines;
+      Line second_header, second_rule;
+      if (ahead.next(second_header) && ahead.next(second_rule) && is_rule(second_rule.text) &&
+          !trimmed(second_header.text).empty())
+        fail(file, after.number, "a second table begins here: which one to rank is not clear",
+             "save one key_averages().table() per file");
+      continue;
+    }
     const std::string line = trimmed(after.text);
     const auto colon = line.find(" time total: ");
     if (line.rfind("Self ", 0) != 0 || colon == std::string::npos) continue;
