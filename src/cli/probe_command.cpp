@@ -57,19 +57,30 @@ struct ProbeCommandOptions {
   bool tolerance_given = false;
 };
 
-// Draws "probing qkvz [=====     ]  50% 8192/16384" on stderr once a sweep has run a second.
+// Draws "probing qkvz [=====     ]  50% 8192/16384" on stderr once a sweep has run a second; in a
+// log (stderr not a terminal) a line every ten seconds instead, so a long sweep shows it is alive.
 class ProgressBar {
  public:
   explicit ProgressBar(std::string what)
       : what_(std::move(what)),
-        enabled_(isatty(STDERR_FILENO) != 0),
-        start_(std::chrono::steady_clock::now()) {}
+        terminal_(isatty(STDERR_FILENO) != 0),
+        start_(std::chrono::steady_clock::now()),
+        last_(start_) {}
   ~ProgressBar() {
     if (drawn_) std::cerr << "\r" << std::string(72, ' ') << "\r" << std::flush;
   }
   void update(std::int64_t done, std::int64_t total) {
-    if (!enabled_ || total <= 0) return;
+    if (total <= 0) return;
     const auto now = std::chrono::steady_clock::now();
+    if (!terminal_) {
+      if (now - last_ < std::chrono::seconds(10)) return;
+      last_ = now;
+      const double elapsed = std::chrono::duration<double>(now - start_).count();
+      std::fprintf(stderr, "[%7.1f s] probing %s: %lld of %lld (%lld%%)\n", elapsed,
+                   what_.c_str(), static_cast<long long>(done), static_cast<long long>(total),
+                   static_cast<long long>(100 * done / total));
+      return;
+    }
     if (now - start_ < std::chrono::seconds(1) ||
         (done < total && now - last_ < std::chrono::milliseconds(100)))
       return;
@@ -84,7 +95,7 @@ class ProgressBar {
 
  private:
   std::string what_;
-  bool enabled_;
+  bool terminal_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, last_;
 };

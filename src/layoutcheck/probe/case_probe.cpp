@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -512,8 +513,18 @@ BitValues bit_values(DType dtype) {
 // kNotACopy (the markers of SourceMap, data_movement.h).
 constexpr std::int64_t kConstant = -1, kNotACopy = -2;
 
+// The number of runs sources() makes for a buffer of n elements: all zero, all one, a bit plane
+// for each bit of the largest index.
+std::int64_t source_runs(std::int64_t n) {
+  std::int64_t runs = 2;
+  for (int bit = 0; (std::int64_t{1} << bit) < n; ++bit) ++runs;
+  return runs;
+}
+
+// `ran` is called after each run, for progress: a bit plane of a large grid is a long run.
 std::vector<std::vector<std::int64_t>> sources(Subject& subject, BufferSet inputs,
-                                               const std::string& probed_name) {
+                                               const std::string& probed_name,
+                                               const std::function<void()>& ran) {
   HostBuffer& probed = inputs.at(probed_name);
   const BitValues bits = bit_values(probed.dtype);
   HostBuffer zero_pattern = probed, one_pattern = probed;
@@ -524,8 +535,10 @@ std::vector<std::vector<std::int64_t>> sources(Subject& subject, BufferSet input
   const std::uint64_t zero_bits = zero_pattern.bits(0), one_bits = one_pattern.bits(0);
   probed = zero_pattern;
   const std::vector<HostBuffer> all_zero = subject.run(inputs);
+  ran();
   probed = one_pattern;
   const std::vector<HostBuffer> all_one = subject.run(inputs);
+  ran();
   std::vector<std::vector<std::int64_t>> source(all_zero.size());
   for (std::size_t b = 0; b < all_zero.size(); ++b) {
     source[b].assign(static_cast<std::size_t>(all_zero[b].elements()), 0);
@@ -542,6 +555,7 @@ std::vector<std::vector<std::int64_t>> sources(Subject& subject, BufferSet input
   for (int bit = 0; (std::int64_t{1} << bit) < n; ++bit) {
     for (std::int64_t i = 0; i < n; ++i) probed.set_bits(i, (i >> bit) & 1 ? one_bits : zero_bits);
     const std::vector<HostBuffer> out = subject.run(inputs);
+    ran();
     for (std::size_t b = 0; b < out.size(); ++b)
       for (std::int64_t j = 0; j < out[b].elements(); ++j) {
         std::int64_t& s = source[b][static_cast<std::size_t>(j)];
@@ -569,7 +583,12 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
   const BufferSet random =
       check_values(subject, kernel_runner, request, kernel, reference, 0.0, verdict);
 
-  const auto expected = sources(reference, random, request.buffer);
+  const std::int64_t total_runs = 2 * source_runs(random.at(request.buffer).elements());
+  std::int64_t runs_done = 0;
+  const auto ran = [&] {
+    if (request.progress) request.progress(++runs_done, total_runs);
+  };
+  const auto expected = sources(reference, random, request.buffer, ran);
   std::int64_t computed = 0, outputs = 0;
   for (const auto& per_buffer : expected)
     for (std::int64_t s : per_buffer) computed += s == kNotACopy, ++outputs;
@@ -578,7 +597,7 @@ CaseVerdict probe_data_movement(const Case& subject, CaseRunner& kernel_runner,
                "' or constants; the reference computes " + std::to_string(computed) + " of " +
                std::to_string(outputs) + " output elements",
            "probe this case with --decoder dependence");
-  const auto seen = sources(kernel, random, request.buffer);
+  const auto seen = sources(kernel, random, request.buffer, ran);
   const HostBuffer& probed = random.at(request.buffer);
   verdict.offsets = verdict.probed = probed.elements();
 

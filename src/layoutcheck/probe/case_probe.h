@@ -38,6 +38,7 @@ struct CaseProbeRequest {
   std::int64_t max_probes = 1 << 14;  // offsets probed at most; above, a seeded random sample
   // A kernel's response matches the reference's when it is within this fraction of its size.
   double tolerance = 0.05;
+  // Called as the sweep goes: probes done (dependence) or runs done (data movement) of total.
   std::function<void(std::int64_t done, std::int64_t total)> progress;
   // Run the case's value probes (Case::value_probes) too; a port's check runs them once for the
   // port rather than once per probed buffer.

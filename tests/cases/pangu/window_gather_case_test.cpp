@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/probe/case_probe.h"
@@ -47,6 +49,26 @@ TEST_P(WindowGather, TheReferenceIsExactlyTheContractsMap) {
   const CaseVerdict verdict = probe(*reference, layouts);
   EXPECT_TRUE(verdict.clean()) << case_verdict_text(verdict);
   EXPECT_EQ(verdict.reads.misread, 0);
+}
+
+// The bit-plane sweep says how far it is, run by run: two runs (all zero, all one) and a bit plane
+// per bit of the largest offset, for the reference and then the kernel.
+TEST(WindowGatherProgress, EveryRunOfTheSweepIsCounted) {
+  const CaseLayouts layouts = layouts_for({46, 90}, true);
+  const auto reference = make_pangu_window_gather_case()->reference(layouts);
+  CaseProbeRequest request;
+  request.buffer = "x";
+  request.model = layouts;
+  request.claimed = layouts;
+  std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+  request.progress = [&](std::int64_t done, std::int64_t total) { calls.emplace_back(done, total); };
+  const CaseVerdict verdict =
+      probe_case(*make_pangu_window_gather_case(), *reference, kDataMovementDecoder, request);
+  ASSERT_TRUE(verdict.clean()) << case_verdict_text(verdict);
+  // 8 x 46 x 90 tokens of 2 channels, 2 rows: 132 480 offsets, 18 bits.
+  ASSERT_EQ(calls.size(), 40u);
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    EXPECT_EQ(calls[i], std::make_pair(static_cast<std::int64_t>(i + 1), std::int64_t{40}));
 }
 
 INSTANTIATE_TEST_SUITE_P(RealGrids, WindowGather,
