@@ -99,53 +99,40 @@ class CallChecker {
                "an entry reads a row of " + name(from) + " (0 to " +
                    std::to_string(source.shape[1] - 1) + ") or is -1 (write zero)");
     }
-    if (forward)
-      check_each_token_read_once(length, source.shape[1]);
-    else
-      check_each_slot_read_once(length, source.shape[1]);
+    check_each_read_once(length, source.shape[1], forward);
   }
 
-  // The index protocol of a windows contract's map, which the kernels are built for: a gather
-  // reads every token of the grid exactly once (the other slots are -1). A map that repeats or
-  // drops a token is another operation, and its result would be checked against itself.
-  void check_each_token_read_once(std::int64_t slots, std::int64_t tokens) const {
-    std::vector<std::int64_t> read_by(static_cast<std::size_t>(tokens), -1);
-    for (std::int64_t slot = 0; slot < slots; ++slot) {
-      const std::int64_t token = call_.map[static_cast<std::size_t>(slot)];
-      if (token < 0) continue;
-      std::int64_t& first = read_by[static_cast<std::size_t>(token)];
-      if (first >= 0)
-        refuse("token " + std::to_string(token) + " is read by slots " + std::to_string(first) +
-                   " and " + std::to_string(slot),
-               "a windows contract's map reads every token once (layoutcheck lint proves it of "
-               "the map it generates)");
-      first = slot;
-    }
-    for (std::int64_t token = 0; token < tokens; ++token)
-      if (read_by[static_cast<std::size_t>(token)] < 0)
-        refuse("token " + std::to_string(token) + " is read by no slot",
-               "a windows contract's map reads every token once (layoutcheck lint proves it of "
-               "the map it generates)");
-  }
-
-  // The reverse: every token of the grid comes from a slot (no -1), and no slot goes to two.
-  void check_each_slot_read_once(std::int64_t tokens, std::int64_t slots) const {
-    std::vector<std::int64_t> read_by(static_cast<std::size_t>(slots), -1);
-    for (std::int64_t token = 0; token < tokens; ++token) {
-      const std::int64_t slot = call_.map[static_cast<std::size_t>(token)];
-      if (slot < 0)
-        refuse("reverse map entry " + std::to_string(token) + " is -1: that token would be "
+  // The index protocol of a windows contract's maps, which the kernels are built for. A gather
+  // reads every token of the grid exactly once (its other slots are -1); the reverse writes every
+  // token from a slot of its own. A map that repeats or drops a row is another operation, and its
+  // result would be checked against itself.
+  void check_each_read_once(std::int64_t entries, std::int64_t rows, bool forward) const {
+    const std::string entry = forward ? "slot" : "token", row = forward ? "token" : "slot";
+    const std::string fix =
+        forward ? "a windows contract's map reads every token once (layoutcheck lint proves it "
+                  "of the map it generates)"
+                : "the reverse map is a bijection onto the grid's tokens (layoutcheck lint "
+                  "proves it of the map it generates)";
+    std::vector<std::int64_t> read_by(static_cast<std::size_t>(rows), -1);
+    for (std::int64_t at = 0; at < entries; ++at) {
+      const std::int64_t read = call_.map[static_cast<std::size_t>(at)];
+      if (read < 0 && forward) continue;
+      if (read < 0)
+        refuse("reverse map entry " + std::to_string(at) + " is -1: that token would be "
                "written zero",
                "the reverse writes every token of the grid from its slot; generate its map from "
                "the windows contract");
-      std::int64_t& first = read_by[static_cast<std::size_t>(slot)];
+      std::int64_t& first = read_by[static_cast<std::size_t>(read)];
       if (first >= 0)
-        refuse("slot " + std::to_string(slot) + " is read by tokens " + std::to_string(first) +
-                   " and " + std::to_string(token),
-               "the reverse map is a bijection onto the grid's tokens (layoutcheck lint proves "
-               "it of the map it generates)");
-      first = token;
+        refuse(row + " " + std::to_string(read) + " is read by " + entry + "s " +
+                   std::to_string(first) + " and " + std::to_string(at),
+               fix);
+      first = at;
     }
+    if (!forward) return;  // the padding slots are read by no token
+    for (std::int64_t token = 0; token < rows; ++token)
+      if (read_by[static_cast<std::size_t>(token)] < 0)
+        refuse("token " + std::to_string(token) + " is read by no slot", fix);
   }
 
  private:
