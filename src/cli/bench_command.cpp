@@ -251,14 +251,16 @@ Command setup_bench_command(CLI::App& parent) {
   app->add_option("--case", options->case_name,
                   "The case to bench (layoutcheck cases lists each one's bench paths)")
       ->default_val("gdn");
-  app->add_option("--batch", options->batch_lists, "Layer-graph benches: batch sizes, comma separated")
+  app->add_option("--batch", options->batch_lists,
+                  "Layer-graph benches: batch sizes, comma separated")
       ->type_name("INT,...")
       ->default_str("1,8,64,256");
   app->add_option("--layers", options->request.layers,
                   "Layer-graph benches: layers per graph, each with its own buffers")
       ->check(whole_number())
       ->default_val(48);
-  app->add_option("--steps", options->request.steps, "Layer-graph benches: length of the multi-step gate")
+  app->add_option("--steps", options->request.steps,
+                  "Layer-graph benches: length of the multi-step gate")
       ->check(whole_number())
       ->default_val(1024);
   app->add_option("--replays", options->request.replays, "Timed graph replays per path and batch")
@@ -275,7 +277,8 @@ Command setup_bench_command(CLI::App& parent) {
       ->check(CLI::IsMember({"serial", "overlapped"}))
       ->default_val("serial");
   add_set_option(app, options->assignments);
-  app->add_option("--out", options->out, "Folder for report.md and report.json (and chart.svg, layer-graph benches)")
+  app->add_option("--out", options->out,
+                  "Folder for report.md and report.json (and chart.svg, layer-graph benches)")
       ->required();
   app->add_option("--from", options->from,
                   "Re-render a recorded layer-graph report.json (no GPU needed) instead of running")

@@ -196,7 +196,8 @@ TEST(Json, RefusesMoreValuesThanItHoldsButStreamsAnyNumber) {
   // A streamed item is one event: at most 2^16 values (itself included).
   std::string item = "[";
   for (int i = 0; i < (1 << 16) - 2; ++i) item += "0,";
-  EXPECT_NO_THROW(Json::parse("{\"items\": [" + item + "0]]}", "items", [](Json, Json::ItemPlace) {}));
+  EXPECT_NO_THROW(
+      Json::parse("{\"items\": [" + item + "0]]}", "items", [](Json, Json::ItemPlace) {}));
   try {
     Json::parse("{\"items\": [1, " + item + "0, 0]]}", "items", [](Json, Json::ItemPlace) {});
     FAIL() << "held an item of more than 2^16 values";

@@ -152,9 +152,10 @@ std::vector<std::string> operator_target_misses(const OperatorBenchReport& repor
 
 std::vector<std::string> operator_targets_not_checked(const OperatorBenchReport& report) {
   if (report.targets.framework_not_measured.empty()) return {};
+  const std::string& by = report.targets.framework_measured_by;
   return {"faster than " + report.targets.framework_not_measured +
-          " on the same GPU: no framework figures were given (measure them on this GPU with "
-          "scripts/pangu-framework-bench.py --json FILE, then bench --framework FILE)"};
+          " on the same GPU: no framework figures were given (measure them on this GPU" +
+          (by.empty() ? "" : " with " + by) + ", then bench --framework FILE)"};
 }
 
 }  // namespace layoutcheck

@@ -81,6 +81,7 @@ struct OperatorTargets {
   // A framework the case would be held to, but this run had no figures of it: that target is
   // reported as not checked, never as met.
   std::string framework_not_measured;
+  std::string framework_measured_by;  // what measures its figures, for the "not checked" line
 };
 
 struct OperatorBenchReport {

@@ -103,9 +103,10 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   const auto entry = [&](const std::string& name, const std::string& dims) -> ProfiledOperator& {
     Key key{name, dims};
     if (by_key.size() == kMaxProfiledOperators && !by_key.contains(key))
-      trace_error(file, "more than " + std::to_string(kMaxProfiledOperators) +
-                     " operators (names with their input dims): not a profile of a model",
-           "profile a few steps of the model");
+      trace_error(file,
+                  "more than " + std::to_string(kMaxProfiledOperators) +
+                      " operators (names with their input dims): not a profile of a model",
+                  "profile a few steps of the model");
     ProfiledOperator& op = by_key[std::move(key)];
     if (op.name.empty()) {
       op.name = name;
@@ -162,7 +163,7 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
   const Json* events = trace.kind() == Json::Kind::object ? trace.find("traceEvents") : nullptr;
   if (events == nullptr || events->kind() != Json::Kind::array)
     trace_error(file, "no \"traceEvents\" array: not a Kineto chrome trace",
-         "export the trace with prof.export_chrome_trace(path)");
+                "export the trace with prof.export_chrome_trace(path)");
   for (const IdKernel& kernel : id_kernels) {
     const auto owner = op_of_id.find(kernel.id);
     ProfiledOperator& op = owner != op_of_id.end() ? *owner->second : entry(kernel.name, "");
@@ -170,9 +171,10 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     op.device_us += kernel.us;
   }
   if (!any_device_event)
-    trace_error(file, "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
-               "nothing here ran on a GPU, so nothing can be ranked by device time",
-         "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
+    trace_error(file,
+                "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
+                "nothing here ran on a GPU, so nothing can be ranked by device time",
+                "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
   if (!std::isfinite(profile.device_total_us))
     trace_error(file, "the device events' durations add up past what a double holds");
   for (auto& [key, op] : by_key) {

@@ -621,6 +621,7 @@ OperatorBenchReport run_pangu_bench(const BenchRequest& request, const BenchProg
   // Beating torch.compile is a target of the case; a run without its figures says so.
   report.targets.framework_mode = framework ? pangu::kTorchCompile : "";
   report.targets.framework_not_measured = framework ? "" : pangu::kTorchCompile;
+  report.targets.framework_measured_by = "scripts/pangu-framework-bench.py --json FILE";
   report.not_merged = {
       {"one-pass LayerNorm statistics (sum and sum of squares)",
        "loses the spread of a large-mean row (the large-mean value probe)"},
