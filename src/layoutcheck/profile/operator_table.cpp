@@ -74,19 +74,26 @@ struct Column {
   std::string name;
 };
 
-// The cells of `line` under `columns` (left to right, apart), found in one walk of the line. The
-// columns count characters: Python pads the table's cells by characters, so a name with non-ASCII
-// letters is wider in bytes (UTF-8).
+// Where each of `characters` (ascending, counted as Python counts them) begins in `line`, in
+// bytes; npos past the line's end. Python pads the table by characters, and UTF-8 letters are
+// wider in bytes.
+std::vector<std::size_t> byte_offsets(std::string_view line,
+                                      std::span<const std::size_t> characters) {
+  std::vector<std::size_t> bytes(characters.size(), std::string_view::npos);
+  std::size_t next = 0, character = 0;
+  for (std::size_t byte = 0; byte < line.size() && next < characters.size(); ++byte) {
+    if ((static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80) continue;  // continuation
+    while (next < characters.size() && characters[next] == character) bytes[next++] = byte;
+    ++character;
+  }
+  return bytes;
+}
+
+// The cells of `line` under `columns` (left to right, apart), found in one walk of the line.
 std::vector<std::string> cells(std::string_view line, std::span<const Column> columns) {
   std::vector<std::size_t> bounds;  // each column's first and past-last character
   for (const Column& column : columns) bounds.insert(bounds.end(), {column.begin, column.end});
-  std::vector<std::size_t> bytes(bounds.size(), std::string_view::npos);
-  std::size_t next = 0, character = 0;
-  for (std::size_t byte = 0; byte < line.size() && next < bounds.size(); ++byte) {
-    if ((static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80) continue;  // continuation
-    while (next < bounds.size() && bounds[next] == character) bytes[next++] = byte;
-    ++character;
-  }
+  const std::vector<std::size_t> bytes = byte_offsets(line, bounds);
   std::vector<std::string> out;
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const std::size_t begin = bytes[2 * i], end = bytes[2 * i + 1];
@@ -124,19 +131,14 @@ std::vector<std::string> header_names(std::string_view header) {
   return names;
 }
 
-// The first of `characters` (positions as Python counts them, ascending) where `line` holds
+// The first of `characters` (ascending, counted as Python counts them) where `line` holds
 // something other than a space; past the line's end counts as a space.
 std::optional<std::size_t> first_not_blank(std::string_view line,
                                            const std::vector<std::size_t>& characters) {
-  std::size_t character = 0, next = 0;
-  for (std::size_t byte = 0; byte < line.size() && next < characters.size(); ++byte) {
-    if ((static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80) continue;  // continuation
-    while (next < characters.size() && characters[next] < character) ++next;
-    if (next < characters.size() && characters[next] == character && line[byte] != ' ' &&
-        line[byte] != '\t')
-      return character;
-    ++character;
-  }
+  const std::vector<std::size_t> bytes = byte_offsets(line, characters);
+  for (std::size_t i = 0; i < characters.size(); ++i)
+    if (bytes[i] != std::string_view::npos && line[bytes[i]] != ' ' && line[bytes[i]] != '\t')
+      return characters[i];
   return std::nullopt;
 }
 
