@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The adapter-versus-native timing report on a GPU machine (issue 5): builds layoutcheck with the
+# The adapter-versus-native timing report on a GPU machine: builds layoutcheck with the
 # CUDA backend, runs `layoutcheck bench --case gdn-decode`, copies report.md, report.json,
 # chart.svg and the log to $OUT (default out/bench), and prints the report's tables last.
 #

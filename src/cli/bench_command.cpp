@@ -40,7 +40,7 @@ namespace layoutcheck::cli {
 namespace {
 
 struct BenchCommandOptions {
-  std::string case_name = "gdn";
+  std::string case_name = "gdn-decode";
   BenchRequest request;
   std::vector<std::string> batch_lists;  // --batch as given, "1,8" per occurrence
   std::vector<std::string> assignments;
@@ -167,7 +167,8 @@ int run_bench(BenchCommandOptions& options, const CLI::App& app) {
   if (!subject) {
     std::string benched;
     for (const auto& known : CaseRegistry::instance().list())
-      if (known->bench()) benched += (benched.empty() ? "" : ", ") + known->name();
+      if (const auto declared = known->bench())
+        benched += (benched.empty() ? "" : ", ") + declared->report_name;
     const bool known = CaseRegistry::instance().find(options.case_name) != nullptr;
     std::cerr << "layoutcheck bench: "
               << (known ? "case '" + options.case_name + "' has no bench paths"
@@ -250,7 +251,7 @@ Command setup_bench_command(CLI::App& parent) {
       "Exit 0: clean, 1: a path INVALID, 2: usage or input error, or no GPU");
   app->add_option("--case", options->case_name,
                   "The case to bench (layoutcheck cases lists each one's bench paths)")
-      ->default_val("gdn");
+      ->default_val("gdn-decode");
   app->add_option("--batch", options->batch_lists,
                   "Layer-graph benches: batch sizes, comma separated")
       ->type_name("INT,...")

@@ -93,7 +93,7 @@ int run_cases(bool json) {
     for (const std::string& name : known->decoders()) std::cout << " " << name;
     std::cout << " (default buffer " << known->default_probe_buffer() << ")\n";
     if (const auto declared = known->bench()) {
-      std::cout << "  bench paths (layoutcheck bench --case " << known->name()
+      std::cout << "  bench paths (layoutcheck bench --case " << declared->report_name
                 << "; the first is the baseline):\n";
       const std::size_t path_width =
           width(declared->paths, [](const BenchPathSpec& path) { return path.name; }, 18);

@@ -159,6 +159,8 @@ TEST_F(BenchCommand, UsageErrorsExitTwo) {
   run = run_cli("bench --case nosuch" + out);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("unknown case 'nosuch'"));
+  // Listed by the names their reports carry, which the README and the scripts use.
+  EXPECT_THAT(run.output, HasSubstr("(benched: gdn-decode, pangu)"));
   // The Pangu operator bench runs at the real shapes: a layer-graph knob is refused, not ignored.
   run = run_cli("bench --case pangu --batch 8" + out);
   EXPECT_EQ(run.exit_code, 2);
