@@ -74,6 +74,25 @@ Prescan prescan(std::string_view text) {
   return events.result;
 }
 
+// Whether the quoted scalar whose opening quote is at `open` closes before the end of the text.
+// yaml-cpp takes a double-quoted scalar that runs to the end of a file ending in a newline for a
+// complete one, so a missing closing quote would swallow the rest of the contract unreported.
+bool quote_closes(std::string_view text, std::size_t open) {
+  const char quote = text[open];
+  for (std::size_t i = open + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;  // an escape: the next character is never the closing quote
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // yaml-cpp's node graph -> tree. An alias shares its anchor's node, so a graph can be exponential
 // in the file size (or cyclic, "&a [*a]"); the depth and node caps bound the copy.
 class Converter {
@@ -81,6 +100,9 @@ class Converter {
   enum class Cap { none, depth, nodes };
   Cap over_cap = Cap::none;
   YAML::Mark where;  // the node at which a cap was reached
+  std::optional<YAML::Mark> unclosed_quote;
+
+  explicit Converter(std::string_view text) : text_(text) {}
 
   YamlNode convert(const YAML::Node& node, int depth) {
     YamlNode tree;
@@ -97,6 +119,11 @@ class Converter {
         tree.kind = YamlNode::Kind::scalar;
         tree.scalar = node.Scalar();
         tree.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!", plain ones "?"
+        // Marks count bytes of UTF-8 text; in a UTF-16 or UTF-32 file the byte there is no quote.
+        if (tree.quoted && !unclosed_quote && mark.pos >= 0 &&
+            static_cast<std::size_t>(mark.pos) < text_.size() &&
+            (text_[mark.pos] == '"' || text_[mark.pos] == '\'') && !quote_closes(text_, mark.pos))
+          unclosed_quote = mark;
         break;
       case YAML::NodeType::Sequence:
         tree.kind = YamlNode::Kind::sequence;
@@ -115,6 +142,7 @@ class Converter {
   }
 
  private:
+  std::string_view text_;
   int nodes_ = 0;
 };
 
@@ -173,10 +201,16 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
             "split it into one file per contract");
       return std::nullopt;
     }
-    Converter converter;
+    Converter converter(text);
     YamlNode tree = converter.convert(YAML::Load(std::string(text)), 0);
     if (converter.over_cap != Converter::Cap::none) {
       report_cap(converter.over_cap == Converter::Cap::depth, converter.where);
+      return std::nullopt;
+    }
+    if (const auto& open = converter.unclosed_quote) {
+      error(open->line + 1, open->column + 1,
+            "malformed YAML: this quoted string is never closed (it runs to the end of the file)",
+            "add the closing quote");
       return std::nullopt;
     }
     return tree;
