@@ -9,9 +9,10 @@ namespace layoutcheck::python {
 namespace py = pybind11;
 
 LoadOptions load_options(const py::dict& symbols, std::int64_t max_elements) {
-  if (max_elements < 1)
-    throw_usage_error("max_elements=" + std::to_string(max_elements) + ": the cap must be positive",
-                      "give max_elements=N with N >= 1");
+  if (max_elements < 1 || max_elements > kMaxElementCap)
+    throw_usage_error("max_elements=" + std::to_string(max_elements) +
+                          ": the cap is from 1 to " + std::to_string(kMaxElementCap),
+                      "give max_elements=N with 1 <= N <= 2**32 - 3");
   LoadOptions options;
   options.element_cap = max_elements;
   for (const auto& [key, value] : symbols) {

@@ -77,6 +77,14 @@ CLI::Validator integer_at_least(std::int64_t minimum) {
                  });
 }
 
+CLI::Validator integer_between(std::int64_t minimum, std::int64_t maximum) {
+  return checked("an integer from " + std::to_string(minimum) + " to " + std::to_string(maximum),
+                 [minimum, maximum](const std::string& input) {
+                   const std::optional<std::int64_t> value = whole_integer(input);
+                   return value && *value >= minimum && *value <= maximum;
+                 });
+}
+
 CLI::Validator unsigned_integer() {
   return checked(
       "an integer from 0 to " + std::to_string(std::numeric_limits<std::uint64_t>::max()),
@@ -108,8 +116,9 @@ CLI::Validator finite_number_between(double minimum, double maximum) {
 
 void add_max_elements_option(CLI::App* app, std::int64_t& max_elements) {
   app->add_option("--max-elements", max_elements,
-                  "Cap on logical elements and row size per contract (default 2^26)")
-      ->check(integer_at_least(1))
+                  "Cap on logical elements and row size per contract (default 2^26, at most "
+                  "2^32 - 3)")
+      ->check(integer_between(1, kMaxElementCap))
       ->type_name("N");
 }
 

@@ -34,6 +34,7 @@ std::optional<std::int64_t> whole_integer(std::string_view text);
 CLI::Validator whole_number();
 //   "--max-batch: expected an integer of at least 1, got '0'"
 CLI::Validator integer_at_least(std::int64_t minimum);
+CLI::Validator integer_between(std::int64_t minimum, std::int64_t maximum);
 //   "--seed: expected an integer from 0 to 18446744073709551615, got '-1'"
 CLI::Validator unsigned_integer();
 //   "--tolerance: expected a finite number above 0, got 'nan'"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -71,11 +72,18 @@ int parse_and_run(int argc, char** argv) {
         std::cout << layoutcheck::errors_to_json(error.diagnostics()).dump() << "\n";
       return kInputError;
     } catch (const std::exception& error) {
-      std::cerr << "layoutcheck " << command.app->get_name() << ": error: " << error.what() << "\n";
+      // Every input is capped, but a cap raised by the user (--max-elements) can still ask for
+      // more memory than the machine has.
+      const std::string message =
+          dynamic_cast<const std::bad_alloc*>(&error) != nullptr
+              ? "out of memory: the input needs more than this machine can allocate (a cap "
+                "raised with --max-elements? the default is 2^26 elements)"
+              : error.what();
+      std::cerr << "layoutcheck " << command.app->get_name() << ": error: " << message << "\n";
       if (command.wants_json())
         std::cout << layoutcheck::errors_to_json(
                          {layoutcheck::Diagnostic{
-                             {}, layoutcheck::Severity::error, "input", error.what(), ""}})
+                             {}, layoutcheck::Severity::error, "input", message, ""}})
                          .dump()
                   << "\n";
       return kInputError;

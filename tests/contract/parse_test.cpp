@@ -351,5 +351,25 @@ TEST(Parse, ControlCharactersInStringsAreRefused) {
                                           : described.diagnostics[0].message);
 }
 
+TEST(Parse, StringsThatAreNotUtf8AreRefused) {
+  const std::string field = "fields:\n  - {name: Q, dims: [{name: h, size: 4, stride: 1}]}\n";
+  // A lone continuation byte, a truncated character, an overlong '/', a surrogate.
+  for (const std::string& bytes : {std::string("\x80"), std::string("\xE2\x82"),
+                                   std::string("\xC0\xAF"), std::string("\xED\xA0\x80")}) {
+    SCOPED_TRACE(::testing::PrintToString(bytes));
+    const ParseResult result = parse_contract_text(
+        "layoutcheck: 1\nname: ab" + bytes + "\nbuffer: b\ndtype: bf16\n" + field, "t.yaml");
+    EXPECT_EQ(summary(result), (std::vector<std::string>{"2:7 encoding"}));
+    ASSERT_FALSE(result.diagnostics.empty());
+    EXPECT_NE(result.diagnostics[0].message.find("byte 3"), std::string::npos)
+        << result.diagnostics[0].message;
+  }
+  const ParseResult accented = parse_contract_text(
+      "layoutcheck: 1\nname: \"z\xC3\xA9ro \xE2\x86\x92 \xF0\x9F\x8C\x8D\"\nbuffer: b\n"
+      "dtype: bf16\n" + field,
+      "t.yaml");
+  EXPECT_TRUE(accented.contract);
+}
+
 }  // namespace
 }  // namespace layoutcheck

@@ -51,6 +51,9 @@ TEST(Json, EscapesStrings) {
   EXPECT_EQ(json_quote(std::string("\x01\x1f", 2)), "\"\\u0001\\u001f\"");
   EXPECT_EQ(json_quote("µs → ok"), "\"µs → ok\"");  // UTF-8 passes through
   EXPECT_EQ(json_quote(std::string("nul\0x", 5)), "\"nul\\u0000x\"");
+  // Bytes that are not UTF-8 (a file name may hold any) become U+FFFD: JSON is UTF-8.
+  EXPECT_EQ(json_quote("a\xFF\xC0\xAF" "b"), "\"a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "b\"");
+  EXPECT_EQ(json_quote("\xE2\x86"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
 }
 
 TEST(Json, Numbers) {

@@ -17,6 +17,9 @@ TEST(SvgCanvas, NumbersHaveOneDecimalAtMost) {
 
 TEST(SvgCanvas, EscapesTextAndAttributes) {
   EXPECT_EQ(xml_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+  // XML must be well-formed UTF-8 without control characters, whatever a file name holds.
+  EXPECT_EQ(xml_escape("a\xFF\x01" "b\tc \xC3\xA9"),
+            "a\xEF\xBF\xBD\xEF\xBF\xBD" "b\tc \xC3\xA9");
   SvgCanvas canvas(100);
   canvas.text(1, 2, "Q & K", 12, "fill=\"#444444\"");
   canvas.rect(0, 0, 0, 5, "fill=\"red\"");  // zero width stays visible to renderers

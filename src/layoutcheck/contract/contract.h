@@ -184,8 +184,11 @@ struct Contract {
 // the row size (rows packed).
 std::int64_t row_stride(const Contract& contract);
 
-// Hard cap on logical elements and row size: a hostile file must not exhaust memory.
+// Cap on logical elements and row size: a hostile file must not exhaust memory. A user may raise
+// it (--max-elements) up to kMaxElementCap, past which lint's table, numbering a row's elements in
+// 32 bits with two values reserved, cannot hold a row.
 inline constexpr std::int64_t kDefaultElementCap = std::int64_t{1} << 26;
+inline constexpr std::int64_t kMaxElementCap = (std::int64_t{1} << 32) - 3;
 
 // ---- template implementation ----
 

@@ -16,6 +16,7 @@
 
 #include "layoutcheck/contract/join.h"
 #include "layoutcheck/contract/resolve.h"
+#include "layoutcheck/contract/utf8.h"
 #include "layoutcheck/contract/yaml_tree.h"
 
 namespace layoutcheck {
@@ -236,6 +237,13 @@ std::optional<std::string> Reader::string(const Entry* entry, const std::string&
             "remove it: names and descriptions are plain text");
       return std::nullopt;
     }
+  }
+  if (const std::optional<std::size_t> bad = first_invalid_utf8(text)) {
+    error(at(*entry), "encoding",
+          what + " is not UTF-8 text: byte " + std::to_string(*bad + 1) +
+              " of the string does not begin a character",
+          "save the file as UTF-8");
+    return std::nullopt;
   }
   return text;
 }

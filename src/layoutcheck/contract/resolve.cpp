@@ -265,7 +265,10 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
     diagnostics.push_back(
         {where, Severity::error, std::move(rule), std::move(message), std::move(fix)});
   };
-  const std::string cap = std::to_string(options.element_cap);
+  // A cap set in code past the most a row can hold is held to that, so that no walk below runs
+  // over more positions than lint could check.
+  const std::int64_t element_cap = std::min(options.element_cap, kMaxElementCap);
+  const std::string cap = std::to_string(element_cap);
   const std::string raise = "split the buffer, or raise the cap with --max-elements";
   std::int64_t total = 0;
   std::int64_t end = 0;  // highest used offset + 1
@@ -281,7 +284,7 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
                    __builtin_mul_overflow(mode.size - 1, mode.stride, &reach) ||
                    __builtin_add_overflow(last, reach, &last);
       }
-    if (overflow || count > options.element_cap) {
+    if (overflow || count > element_cap) {
       ok = false;
       if (overflow)
         error(field.where, "overflow",
@@ -297,7 +300,7 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
     if (__builtin_add_overflow(total, count, &total)) total = INT64_MAX;
     end = std::max(end, last + 1);
   }
-  if (ok && total > options.element_cap) {
+  if (ok && total > element_cap) {
     ok = false;
     error(contract.where, "element-cap",
           "the fields hold more than " + cap + " elements per row, over the cap", raise);
@@ -313,7 +316,7 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
   }
   if (!ok) return;
   if (!contract.row_size_declared) contract.row_size = end;
-  if (contract.row_size > options.element_cap) {
+  if (contract.row_size > element_cap) {
     error(contract.row_size_where, "element-cap",
           "the row spans " + std::to_string(contract.row_size) + " elements" +
               (contract.row_size_declared ? "" : " (highest used offset + 1)") +

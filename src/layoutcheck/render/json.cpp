@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "layoutcheck/contract/utf8.h"
+
 namespace layoutcheck {
 namespace {
 
@@ -333,7 +335,9 @@ class JsonParser {
   const ItemHandler* on_item_;
 };
 
-std::string json_quote(std::string_view text) {
+std::string json_quote(std::string_view raw) {
+  // JSON is UTF-8: bytes that are not (a file name may hold any) become U+FFFD.
+  const std::string text = with_invalid_utf8_replaced(raw);
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {

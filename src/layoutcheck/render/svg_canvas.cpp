@@ -4,13 +4,21 @@
 #include <charconv>
 #include <cmath>
 
+#include "layoutcheck/contract/utf8.h"
+
 namespace layoutcheck {
 
-std::string xml_escape(std::string_view text) {
+std::string xml_escape(std::string_view raw) {
+  // XML is well-formed UTF-8 without C0 controls but tab and newline: anything else a file name or
+  // a name in code brought becomes U+FFFD.
+  const std::string text = with_invalid_utf8_replaced(raw);
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
-    if (c == '&')
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r')
+      out += "\xEF\xBF\xBD";
+    else if (c == '&')
       out += "&amp;";
     else if (c == '<')
       out += "&lt;";
