@@ -354,12 +354,25 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     const std::optional<double> total = microseconds(line.substr(colon + 13));
     if (!total) fail(file, after.number, "'" + line + "' does not end with a time");
     // Taken as given otherwise: the rows count a kernel's time twice (on its operator and on its
-    // own row), and annotations not at all, so they add up to more or less than the total.
+    // own row), and annotations not at all, so they add up to more or less than the total. No
+    // one row can take more than it, beyond the rounding of the printed times.
     if (*total == 0 && rows_have_time)
       fail(file, after.number,
            "'" + line + "' is zero under rows that took device time: the table and its totals "
            "do not belong together",
            "save the table and its totals from one key_averages().table() call");
+    const auto longest = std::max_element(
+        profile.operators.begin(), profile.operators.end(),
+        [](const ProfiledOperator& a, const ProfiledOperator& b) { return a.device_us < b.device_us; });
+    if (longest->device_us > *total * 1.001 + 0.001) {
+      char row_time[32];
+      std::snprintf(row_time, sizeof row_time, "%.3f", longest->device_us);
+      fail(file, after.number,
+           "'" + line + "' is less than the device time of one of its rows, " +
+               printable(longest->name) + " (" + row_time +
+               " µs): the table and its totals do not belong together",
+           "save the table and its totals from one key_averages().table() call");
+    }
     profile.device_total_us = *total;
   }
   return profile;
