@@ -63,6 +63,12 @@ int run_gate(GateCommandOptions& options) {
     report.selection = "only the checks whose subject contains '" + options.request.only + "'";
   }
   report.checks = gates->host(options.request);
+  if (!options.request.only.empty() && report.checks.empty()) {
+    std::cerr << "layoutcheck gate: no check's subject contains '" << options.request.only
+              << "' (layoutcheck gate --case " << options.case_name
+              << " without --only lists every check)\n";
+    return kInputError;
+  }
   if (device && gates->device)
     report.checks = merge_gate_checks(std::move(report.checks), gates->device(options.request));
   else if (!gates->device)
@@ -92,10 +98,12 @@ Command setup_gate_command(CLI::App& parent) {
   app->add_option("--case", options->case_name, "The case whose gates run (pangu)")->required();
   app->add_option("--only", options->request.only,
                   "Only the checks whose subject contains this text (\"layernorm\", \"level 0\")");
+  CLI::Option* only = app->get_option("--only");
   app->add_option("--call", options->request.call,
                   "One call checked alone, KEY=VALUE (repeatable); pangu: operator=, shape=B,N,C "
                   "or grid=Z,LAT,LON width=C [shifted=1] [batch=B], dtype=, map_dtype=, "
-                  "map_entry=I:V, map_length=N");
+                  "map_entry=I:V, map_length=N")
+      ->excludes(only);
   app->add_flag("--json", options->json, "Print JSON instead of Markdown");
   app->add_option("--out", options->out, "Also write the report to this file");
   return {app, [options] { return finish_standard_output(run_gate(*options)); }};

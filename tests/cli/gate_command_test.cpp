@@ -81,6 +81,25 @@ TEST(GateCommand, MalformedCallsAreUsageErrors) {
     EXPECT_EQ(result.exit_code, 2) << call.back() << "\n" << result.output;
     EXPECT_TRUE(contains(result.output, "error[usage]")) << result.output;
   }
+  // A call is checked as given or refused: never a key read another way, twice, or ignored.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"operator=gather", "grid=8,91,180", "width=192", "shifted=false"},
+       "shifted=false: 0 (a plain block's windows) or 1 (shifted)"},
+      {{"operator=layernorm", "shape=1,5,192", "dtype=fp16", "dtype=fp32"},
+       "dtype= is given twice (fp16 and fp32)"},
+      {{"operator=layernorm", "shape=1,5,192", "grid=8,91,180"}, "layernorm takes no grid="},
+      {{"operator=add-layernorm", "shape=1,5,192", "map_entry=0:5"},
+       "add-layernorm takes no map_entry= (the LayerNorms read no map)"},
+      {{"operator=gather", "grid=8,91,180", "width=192", "shape=1,5,192"},
+       "gather takes no shape="},
+      {{"operator=gather", "grid=4096,4096,4096", "width=192"},
+       "grid=4096,4096,4096: the windows contract refuses it: field 'x' has"}};
+  for (const auto& [call, message] : refused) {
+    const CliResult result = gate_call(call);
+    EXPECT_EQ(result.exit_code, 2) << call.back() << "\n" << result.output;
+    EXPECT_TRUE(contains(result.output, message)) << result.output;
+    EXPECT_FALSE(contains(result.output, "--max-elements")) << "gate has no such option";
+  }
   const CliResult unknown = run_cli({"gate", "--case", "gdn"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_TRUE(contains(unknown.output, "gated: pangu")) << unknown.output;
@@ -137,6 +156,16 @@ TEST(GateCommand, ASelectionOfTheChecksSaysSoBesideItsVerdict) {
   const CliResult all = run_cli({"gate", "--case", "pangu", "--json"});
   const Json whole = Json::parse(all.output.substr(0, all.output.rfind('}') + 1));
   EXPECT_EQ(whole["selection"].as_string(), "");
+
+  // A selection of nothing is a mistyped one, not an empty pass; --only and --call do not mix.
+  const CliResult none = run_cli({"gate", "--case", "pangu", "--only", "no such subject"});
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_TRUE(contains(none.output, "no check's subject contains 'no such subject'"))
+      << none.output;
+  const CliResult both = run_cli(
+      {"gate", "--case", "pangu", "--only", "layernorm", "--call", "operator=layernorm"});
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  EXPECT_TRUE(contains(both.output, "--only excludes --call")) << both.output;
 }
 
 }  // namespace

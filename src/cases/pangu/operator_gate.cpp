@@ -367,8 +367,8 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
                            call_integer(key, value.substr(colon + 1)));
     } else if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
       bad_call("unknown key '" + key + "'");
-    } else {
-      single[key] = value;
+    } else if (!single.emplace(key, value).second) {
+      bad_call(key + "= is given twice (" + single[key] + " and " + value + ")");
     }
   }
   if (!single.contains("operator")) bad_call("operator= is required");
@@ -377,6 +377,21 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
   const bool gathers = *op == PanguOperator::window_gather ||
                        *op == PanguOperator::window_reverse ||
                        *op == PanguOperator::layer_norm_gather;
+  // A key that does not apply is refused, not ignored: the call checked must be the one meant.
+  const std::vector<std::string> foreign =
+      gathers ? std::vector<std::string>{"shape"}
+              : std::vector<std::string>{"grid", "width", "shifted", "batch", "map_dtype",
+                                         "map_length"};
+  for (const std::string& key : foreign)
+    if (single.contains(key))
+      bad_call(single["operator"] + " takes no " + key + "= (" +
+               (gathers ? "the gathers take grid=Z,LAT,LON and width=C"
+                        : "the LayerNorms take shape=B,N,C and no map") +
+               ")");
+  if (!gathers && !entries.empty())
+    bad_call(single["operator"] + " takes no map_entry= (the LayerNorms read no map)");
+  if (single.contains("shifted") && single["shifted"] != "0" && single["shifted"] != "1")
+    bad_call("shifted=" + single["shifted"] + ": 0 (a plain block's windows) or 1 (shifted)");
   OperatorGateInput input;
   if (gathers) {
     if (!single.contains("grid") || !single.contains("width"))
@@ -388,9 +403,15 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
     if (width <= 0 || width > 65536) bad_call("width=" + single["width"] + ": 1 to 65536");
     const std::int64_t batch = single.contains("batch") ? call_integer("batch", single["batch"]) : 1;
     if (batch <= 0 || batch > 64) bad_call("batch: 1 to 64");
-    input = map_call(folder, *op, "call", {grid[0], grid[1], grid[2], width,
-                                           single.contains("shifted") && single["shifted"] != "0"},
-                     batch);
+    try {
+      input = map_call(folder, *op, "call",
+                       {grid[0], grid[1], grid[2], width,
+                        single.contains("shifted") && single["shifted"] == "1"},
+                       batch);
+    } catch (const InputError& refused) {  // the contract's own words, the gate's way out
+      bad_call("grid=" + single["grid"] + ": the windows contract refuses it: " +
+               refused.diagnostics().front().message);
+    }
     for (const TensorSpec& tensor : input.call.tensors)
       check_elements(tensor, "grid=" + single["grid"] + " width=" + single["width"]);
   } else {

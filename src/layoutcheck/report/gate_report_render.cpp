@@ -39,7 +39,8 @@ std::string render_gate_markdown(const GateReport& report) {
   const std::size_t not_run = report.count(GateOutcome::not_run);
   if (not_run > 0)
     out << "\n**Not verified**: " << not_run
-        << " checks did not run (listed as \"not run\" with the reason); nothing merges on them.\n";
+        << (not_run == 1 ? " check did not run" : " checks did not run")
+        << " (listed as \"not run\" with the reason); nothing merges on them.\n";
   return out.str();
 }
 
