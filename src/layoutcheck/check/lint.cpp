@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "layoutcheck/contract/gather_map.h"
 
@@ -46,6 +47,7 @@ class Checker {
     owner_.assign(static_cast<std::size_t>(contract_.row_size), kEmpty);
     for (std::size_t f = 0; f < contract_.fields.size(); ++f) place_field(f);
     for (const Padding& padding : contract_.padding) place_padding(padding);
+    report_overlaps_left_out();
     find_gaps();
     return std::move(diagnostics_);
   }
@@ -206,6 +208,15 @@ class Checker {
       }
     }
     if (covered == 0) return;
+    // A padded grid is one padding region per run of padding slots: a dim padded whose outer
+    // strides leave it no room would otherwise report every region, 10^5 lines for one mistake.
+    OverlapsLeftOut& left_out = overlaps_left_out_[padding.name];
+    if (++left_out.reported > kMaxGapReports) {
+      if (left_out.regions++ == 0) left_out.where = padding.where;
+      left_out.of_padded_grid = padding.of_padded_grid;
+      left_out.offsets += covered;
+      return;
+    }
     const std::string held =
         first_owner == kPadding
             ? "other padding"
@@ -214,7 +225,24 @@ class Checker {
            "padding '" + padding.name + "' covers offset " + std::to_string(first) +
                ", which holds " + held + " (" + std::to_string(covered) +
                " offsets of the padding are already used)",
-           "padding declares offsets no element uses: move or shrink it");
+           overlap_fix(padding.of_padded_grid));
+  }
+
+  static std::string overlap_fix(bool of_padded_grid) {
+    return of_padded_grid
+               ? "a padded dim's slots must get offsets of their own: the strides of the dims "
+                 "outside it step over its padded size (pad_before + size + pad_after)"
+               : "padding declares offsets no element uses: move or shrink it";
+  }
+
+  void report_overlaps_left_out() {
+    for (const auto& [name, left_out] : overlaps_left_out_)
+      if (left_out.regions > 0)
+        report(left_out.where, Severity::error, "padding-overlap",
+               "... and " + std::to_string(left_out.regions) + " more regions of padding '" + name +
+                   "' cover offsets that hold elements (" + std::to_string(left_out.offsets) +
+                   " offsets)",
+               overlap_fix(left_out.of_padded_grid));
   }
 
   void find_gaps() {
@@ -262,6 +290,13 @@ class Checker {
   std::int64_t total_ = 0;
   std::vector<std::uint32_t> owner_;
   std::vector<Diagnostic> diagnostics_;
+  struct OverlapsLeftOut {
+    int reported = 0;  // regions of the padding that overlapped, reported or not
+    std::int64_t regions = 0, offsets = 0;  // those not reported one by one
+    SourceLocation where;
+    bool of_padded_grid = false;
+  };
+  std::map<std::string, OverlapsLeftOut> overlaps_left_out_;  // by padding name
 };
 
 }  // namespace

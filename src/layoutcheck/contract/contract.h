@@ -115,6 +115,7 @@ struct Padding {
   std::int64_t size = 0;
   std::optional<double> fill;  // sentinel value the producer writes there, if any
   SourceLocation where;
+  bool of_padded_grid = false;  // added for a field's padded dims, not declared under 'padding:'
 };
 
 // The contract's buffer is a gather of a token grid (the index protocol, gather_map.h): `field`

@@ -168,7 +168,7 @@ void add_grid_padding(Contract& contract, std::vector<Diagnostic>& diagnostics) 
         return;
       }
       added.push_back(Padding{field.name + " grid padding", slots[i],
-                              static_cast<std::int64_t>(j - i), 0.0, field.where});
+                              static_cast<std::int64_t>(j - i), 0.0, field.where, true});
       i = j;
     }
   }
