@@ -439,3 +439,27 @@ TEST(Cli, AVersionOneLaunchThatDividesByZeroIsAnInputErrorOnAnyBuild) {
 
 }  // namespace
 }  // namespace layoutcheck
+
+namespace {
+
+// A probe of the wrong buffer says which of the case's buffers each contract describes, and
+// which buffers a probe can vary.
+TEST(Cli, AProbeOfTheWrongBufferNamesTheCaseBuffers) {
+  const std::string grid = contract("pangu/grid.yaml"), windows = contract("pangu/windows.yaml");
+  const CliResult mixed = run_cli(
+      {"probe", "--case", "pangu-window-gather", "--producer", grid, "--consumer", windows});
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.output;
+  EXPECT_TRUE(contains(mixed.output,
+                       "--producer and --consumer must describe buffer 'x' of case "
+                       "'pangu-window-gather' (they describe its 'x' and 'windows')"))
+      << mixed.output;
+  const CliResult output = run_cli({"probe", "--case", "pangu-window-gather", "--producer",
+                                    windows, "--consumer", contract("pangu/windows.shifted.yaml")});
+  EXPECT_EQ(output.exit_code, 2) << output.output;
+  EXPECT_TRUE(contains(output.output,
+                       "case 'pangu-window-gather' writes buffer 'windows' but does not read it"))
+      << output.output;
+  EXPECT_TRUE(contains(output.output, "probe a buffer it reads (x, map)")) << output.output;
+}
+
+}  // namespace

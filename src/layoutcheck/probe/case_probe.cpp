@@ -673,9 +673,16 @@ CaseVerdict probe_case(const Case& subject, CaseRunner& kernel, std::string_view
            "one of: " + list);
   }
   const auto spec = subject.buffer(request.buffer);
-  if (!spec || !spec->reads())
-    refuse("case '" + subject.name() + "' reads no buffer '" + request.buffer + "'",
-           "probe one of its input or in-place buffers (layoutcheck cases)");
+  if (!spec || !spec->reads()) {
+    std::string readable;
+    for (const BufferSpec& buffer : subject.buffers())
+      if (buffer.reads()) readable += (readable.empty() ? "" : ", ") + buffer.name;
+    refuse("case '" + subject.name() + "' " +
+               (spec ? "writes buffer '" + request.buffer + "' but does not read it"
+                     : "has no buffer '" + request.buffer + "'") +
+               ": a probe varies what a kernel reads",
+           "probe a buffer it reads (" + readable + ") with contracts of that buffer");
+  }
   const auto model = request.model.find(request.buffer);
   const auto claimed = request.claimed.find(request.buffer);
   if (model == request.model.end() || claimed == request.claimed.end())

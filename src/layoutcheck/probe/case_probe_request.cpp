@@ -15,13 +15,17 @@ CaseProbeRequest case_probe_request(const Case& subject, const CaseProbeFiles& f
   const Contract producer = load_contract(files.producer, load);
   const Contract consumer = load_contract(files.consumer, load);
   CaseProbeRequest request;
-  request.buffer = files.buffer.value_or(subject.buffer_described_by(producer));
-  if (subject.buffer_described_by(producer) != request.buffer ||
-      subject.buffer_described_by(consumer) != request.buffer)
+  // The case's buffers, as the case reads each contract (a windows contract names the grid's
+  // buffer, x, yet describes the case's 'windows').
+  const std::string produced = subject.buffer_described_by(producer);
+  const std::string consumed = subject.buffer_described_by(consumer);
+  request.buffer = files.buffer.value_or(produced);
+  if (produced != request.buffer || consumed != request.buffer)
     throw InputError(Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage",
                                 "--producer and --consumer must describe buffer '" +
-                                    request.buffer + "' (they describe '" + producer.buffer +
-                                    "' and '" + consumer.buffer + "')",
+                                    request.buffer + "' of case '" + subject.name() +
+                                    "' (they describe its '" + produced + "' and '" + consumed +
+                                    "')",
                                 "give two contracts of the probed buffer"});
   require_case_buffer(subject, request.buffer, files.producer);
   request.model =
