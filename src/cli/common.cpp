@@ -163,22 +163,26 @@ std::string contract_argument_name(const std::string& argument) {
 }
 
 std::string read_contract_argument(const std::string& argument) {
-  if (argument != kStandardInput)
-    return read_file_capped(argument, kMaxContractBytes, "a contract");
+  return read_text_argument(argument, kMaxContractBytes, "contract", "lint");
+}
+
+std::string read_text_argument(const std::string& argument, std::size_t cap,
+                               const std::string& what, const std::string& command) {
+  if (argument != kStandardInput) return read_file_capped(argument, cap, "a " + what);
   static bool read_already = false;  // a second "-" would find the stream drained
   const auto fail = [](std::string message, std::string fix) {
     throw InputError(Diagnostic{SourceLocation{std::string(kStandardInputName)}, Severity::error,
                                 "io", std::move(message), std::move(fix)});
   };
   if (read_already)
-    fail("standard input holds one contract and was read already",
-         "give the other contract as a file");
+    fail("standard input holds one " + what + " and was read already",
+         "give the other " + what + " as a file");
   read_already = true;
   if (::isatty(STDIN_FILENO))
-    fail("standard input is a terminal, not a contract",
-         "pipe a contract in: ... | layoutcheck lint -");
+    fail("standard input is a terminal, not a " + what,
+         "pipe a " + what + " in: ... | layoutcheck " + command + " -");
   try {
-    return read_file_capped("/dev/stdin", kMaxContractBytes, "a contract");
+    return read_file_capped("/dev/stdin", cap, "a " + what);
   } catch (const InputError& error) {  // name the stream as the user gave it, not as /dev/stdin
     std::vector<Diagnostic> renamed = error.diagnostics();
     for (Diagnostic& diagnostic : renamed) {

@@ -60,6 +60,10 @@ inline constexpr std::string_view kStandardInputName = "<stdin>";
 // missing file among them, so that --json reports it as JSON like any input error), at
 // "<stdin>" for standard input, and when standard input is a terminal or was read already.
 std::string read_contract_argument(const std::string& argument);
+// The same for any text input of at most `cap` bytes: `what` names it ("profile"), `command` is
+// the subcommand that reads it.
+std::string read_text_argument(const std::string& argument, std::size_t cap,
+                               const std::string& what, const std::string& command);
 // The name diagnostics give the argument: the path, or "<stdin>".
 std::string contract_argument_name(const std::string& argument);
 

@@ -1,4 +1,4 @@
-// layoutcheck profile FILE [--json] [--copy-bandwidth GBPS] [--dtype-bytes N] [--top N]:
+// layoutcheck profile FILE|- [--json] [--copy-bandwidth GBPS] [--dtype-bytes N] [--top N]:
 // a PyTorch profile (the key_averages().table() text, with or without group_by_input_shape, or a
 // Kineto chrome trace) ranked for specialisation (layoutcheck/profile/profile.h), as Markdown for
 // a pull request or an issue, or JSON.
@@ -20,8 +20,8 @@ struct ProfileCommandOptions {
 };
 
 int run_profile(const ProfileCommandOptions& options) {
-  const std::string text = read_file_capped(options.file, kMaxProfileBytes, "a profile");
-  const Profile profile = parse_profile(text, options.file);
+  const std::string text = read_text_argument(options.file, kMaxProfileBytes, "profile", "profile");
+  const Profile profile = parse_profile(text, contract_argument_name(options.file));
   if (options.json)
     std::cout << profile_json(profile, options.ranking).dump() << "\n";
   else
@@ -38,7 +38,8 @@ Command setup_profile_command(CLI::App& parent) {
       "Rank a PyTorch profile's operators for specialisation: calls x shape x device time, bytes "
       "and copy bandwidth of memory-bound ones, copies, allocations and synchronisations");
   app->add_option("file", options->file,
-                  "key_averages().table() text, or a chrome trace (export_chrome_trace)")
+                  "key_averages().table() text, or a chrome trace (export_chrome_trace); - reads "
+                  "standard input")
       ->required();
   app->add_flag("--json", options->json, "Print JSON instead of Markdown");
   app->add_option("--copy-bandwidth", options->ranking.copy_bandwidth_gbps,

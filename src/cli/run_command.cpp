@@ -240,7 +240,8 @@ Command setup_run_command(CLI::App& parent) {
       "Compile a ported kernel at run time from its manifest, probe what it reads on the GPU and "
       "check its values against the case's reference");
   app->add_option("manifest", options->manifest, "Manifest YAML of the ported kernel")->required();
-  app->add_option("--seed", options->seed, "Seed of the random inputs (default 1)");
+  app->add_option("--seed", options->seed, "Seed of the random inputs (default 1)")
+      ->check(unsigned_integer());
   app->add_flag("--json", options->json, "Print the verdict as JSON (version-2 manifests)");
   app->add_flag("--compile-only", options->compile_only,
                 "Only compile the kernel (no GPU needed): print the compiler log and resource "

@@ -258,6 +258,8 @@ TEST(Cli, NumericOptionsSayWhatTheyExpect) {
        "--seed: expected an integer from 0 to 18446744073709551615, got '-1'"},
       {{"probe", "--producer", kFlatBa, "--consumer", kFlatBa, "--seed", "18446744073709551616"},
        "--seed: expected an integer from 0 to 18446744073709551615"},
+      {{"run", "probes/gdn/correct_native.yaml", "--seed", "-1"},
+       "--seed: expected an integer from 0 to 18446744073709551615, got '-1'"},
       {{"probe", "--producer", kFlatBa, "--consumer", kFlatBa, "--max-batch", "1.5"},
        "--max-batch: expected an integer of at least 1, got '1.5'"},
   };

@@ -68,4 +68,18 @@ TEST(ProfileCommand, AMalformedTableIsAnErrorWithItsLine) {
   EXPECT_TRUE(contains(missing.output, "no-such-profile.txt")) << missing.output;
 }
 
+// "-" reads standard input, as lint, diff and render do: a profile piped from another tool.
+TEST(ProfileCommand, StandardInputIsAProfileToo) {
+  using layoutcheck::testing::run_shell;
+  using layoutcheck::testing::shell_quoted;
+  const std::string cli = shell_quoted(LAYOUTCHECK_CLI);
+  const CliResult piped =
+      run_shell(cli + " profile - < " + shell_quoted(fixture("pangu_trace.json")) + " 2>&1");
+  EXPECT_EQ(piped.exit_code, 0) << piped.output;
+  EXPECT_TRUE(contains(piped.output, "# Profile (chrome trace)")) << piped.output;
+  const CliResult junk = run_shell("echo junk | " + cli + " profile - 2>&1");
+  EXPECT_EQ(junk.exit_code, 2) << junk.output;
+  EXPECT_TRUE(contains(junk.output, "<stdin>:1:1: error[profile]")) << junk.output;
+}
+
 }  // namespace
