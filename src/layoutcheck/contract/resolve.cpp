@@ -293,7 +293,11 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
       else
         error(field.where, "element-cap",
               "field '" + field.name + "' has " + std::to_string(count) +
-                  " elements, over the cap of " + cap + " elements per row",
+                  (std::any_of(field.dims.begin(), field.dims.end(),
+                               [](const Dim& dim) { return dim.transformed(); })
+                       ? " positions (its padded grid's slots counted)"
+                       : " elements") +
+                  ", over the cap of " + cap + " elements per row",
               raise);
       continue;
     }
