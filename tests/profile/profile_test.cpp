@@ -242,7 +242,8 @@ TEST(ProfileErrors, TimesMustBeFiniteAndTotalsNotZeroUnderTimedRows) {
               HasSubstr("p.txt:7:1: error[profile]: 'Self CUDA time total: 0.000us' is zero under "
                         "rows that took device time"));
   // But no one row can take more than the whole: its share would be past 100 %.
-  const std::string long_row = header + "a::b     1.0ms           1\nc::d     1.0us           1\n" + rule;
+  const std::string long_row =
+      header + "a::b     1.0ms           1\nc::d     1.0us           1\n" + rule;
   EXPECT_EQ(error_of(long_row + "Self CUDA time total: 1.000ms\n"), "");
   EXPECT_THAT(error_of(long_row + "Self CUDA time total: 0.500ms\n"),
               HasSubstr("p.txt:7:1: error[profile]: 'Self CUDA time total: 0.500ms' is less than "

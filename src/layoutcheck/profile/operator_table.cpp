@@ -361,9 +361,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
            "'" + line + "' is zero under rows that took device time: the table and its totals "
            "do not belong together",
            "save the table and its totals from one key_averages().table() call");
-    const auto longest = std::max_element(
-        profile.operators.begin(), profile.operators.end(),
-        [](const ProfiledOperator& a, const ProfiledOperator& b) { return a.device_us < b.device_us; });
+    const auto longest = std::max_element(profile.operators.begin(), profile.operators.end(),
+                                          [](const ProfiledOperator& a, const ProfiledOperator& b) {
+                                            return a.device_us < b.device_us;
+                                          });
     if (longest->device_us > *total * 1.001 + 0.001) {
       char row_time[32];
       std::snprintf(row_time, sizeof row_time, "%.3f", longest->device_us);
