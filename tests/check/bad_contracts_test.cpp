@@ -39,6 +39,8 @@ Case read_case(const fs::path& path) {
   Case c{path};
   std::ifstream in(path);
   std::string line;
+  // A file may begin with a UTF-8 byte order mark, before its first expectation.
+  if (in.peek() == 0xEF) in.ignore(3);
   while (std::getline(in, line) && line.rfind("# ", 0) == 0) {
     const auto value = [&](const std::string& key) {
       return line.rfind(key, 0) == 0 ? line.substr(key.size()) : std::string();

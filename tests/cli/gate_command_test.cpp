@@ -92,6 +92,8 @@ TEST(GateCommand, MalformedCallsAreUsageErrors) {
        "add-layernorm takes no map_entry= (the LayerNorms read no map)"},
       {{"operator=gather", "grid=8,91,180", "width=192", "shape=1,5,192"},
        "gather takes no shape="},
+      {{"operator=gather", "grid=8,91,180", "width=192", "map_entry=0:7", "map_entry=0:9"},
+       "map_entry 0 is given twice"},
       {{"operator=gather", "grid=4096,4096,4096", "width=192"},
        "grid=4096,4096,4096: the windows contract refuses it: field 'x' has"}};
   for (const auto& [call, message] : refused) {

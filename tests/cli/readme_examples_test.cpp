@@ -65,7 +65,9 @@ std::vector<Example> examples_of(const std::vector<FencedBlock>& blocks) {
         Example example{blocks[b].first_line + static_cast<int>(i), lines[i].substr(2), {}};
         while (!example.command.empty() && example.command.back() == '\\' && i + 1 < lines.size()) {
           example.command.pop_back();
-          example.command += lines[++i].substr(lines[i].find_first_not_of(' '));
+          const std::string& next = lines[++i];
+          const std::size_t text = next.find_first_not_of(' ');
+          if (text != std::string::npos) example.command += next.substr(text);
         }
         examples.push_back(example);
       } else if (examples.size() > first) {
@@ -135,25 +137,6 @@ TEST(ReadmeExamples, AnEllipsisStandsForLinesLeftOut) {
   EXPECT_FALSE(matches({"head", "tail"}, 0, {"head", "tail", "more"}, 0));
 }
 
-// One test per command, named by its line in README.md and its subcommand.
-class ReadmeExample : public testing::TestWithParam<Example> {};
-
-TEST_P(ReadmeExample, PrintsWhatTheReadmeShows) {
-  const Example& example = GetParam();
-  layoutcheck::testing::ScratchFolder folder("layoutcheck_readme_" + std::to_string(example.line));
-  for (const char* shared : {"contracts", "tests"})
-    std::filesystem::create_directory_symlink(kRoot / shared, folder / shared);
-  // Grouped, so that what the first of "layoutcheck …; echo $?" writes on stderr is shown too.
-  const std::string command = "cd " + shell_quoted(folder.path().string()) + " && { " +
-                              shell_quoted(LAYOUTCHECK_CLI) +
-                              example.command.substr(std::string("layoutcheck").size()) +
-                              "; } 2>&1";
-  const std::vector<std::string> actual = lines_of(run_shell(command).output);
-  EXPECT_TRUE(matches(example.expected, 0, actual, 0))
-      << "README.md:" << example.line << ": $ " << example.command << "\nthe README shows:\n"
-      << numbered(example.expected) << "the command prints:\n" << numbered(actual);
-}
-
 std::vector<Example> layoutcheck_examples() {
   std::vector<Example> examples;
   for (const Example& example : readme_examples())
@@ -161,16 +144,26 @@ std::vector<Example> layoutcheck_examples() {
   return examples;
 }
 
-INSTANTIATE_TEST_SUITE_P(Readme, ReadmeExample, testing::ValuesIn(layoutcheck_examples()),
-                         [](const testing::TestParamInfo<Example>& info) {
-                           const std::string& command = info.param.command;
-                           const std::size_t verb = command.find(' ') + 1;
-                           return "line" + std::to_string(info.param.line) + "_" +
-                                  command.substr(verb, command.find(' ', verb) - verb);
-                         });
-
-TEST(ReadmeExamples, TheReadmeHasItsExamples) {
-  EXPECT_GE(layoutcheck_examples().size(), 12u) << "README.md's console examples were not found";
+// One test for them all, each example named by its line: README.md is read when the test runs,
+// so an edit of it can never leave a stale list of tests behind.
+TEST(ReadmeExamples, EachCommandPrintsWhatTheReadmeShows) {
+  const std::vector<Example> examples = layoutcheck_examples();
+  EXPECT_GE(examples.size(), 12u) << "README.md's console examples were not found";
+  for (const Example& example : examples) {
+    SCOPED_TRACE("README.md:" + std::to_string(example.line) + ": $ " + example.command);
+    layoutcheck::testing::ScratchFolder folder("layoutcheck_readme");
+    for (const char* shared : {"contracts", "tests"})
+      std::filesystem::create_directory_symlink(kRoot / shared, folder / shared);
+    // Grouped, so that what the first of "layoutcheck …; echo $?" writes on stderr is shown too.
+    const std::string command = "cd " + shell_quoted(folder.path().string()) + " && { " +
+                                shell_quoted(LAYOUTCHECK_CLI) +
+                                example.command.substr(std::string("layoutcheck").size()) +
+                                "; } 2>&1";
+    const std::vector<std::string> actual = lines_of(run_shell(command).output);
+    EXPECT_TRUE(matches(example.expected, 0, actual, 0))
+        << "the README shows:\n" << numbered(example.expected) << "the command prints:\n"
+        << numbered(actual);
+  }
 }
 
 }  // namespace

@@ -351,6 +351,19 @@ TEST(Parse, ControlCharactersInStringsAreRefused) {
                                           : described.diagnostics[0].message);
 }
 
+// yaml-cpp's marks count the bytes after a byte order mark: a file that has one is read as one
+// without it, quoted strings and their closing quotes included.
+TEST(Parse, AByteOrderMarkMovesNoQuote) {
+  const std::string body =
+      "\"layoutcheck\": 1\n\"name\": t\n\"buffer\": b\n\"dtype\": bf16\n"
+      "\"fields\": [{name: Q, dims: [{name: h, size: 4, stride: 1}]}]\n"
+      "\"description\": 'plain note'\n";
+  const ParseResult plain = parse_contract_text(body, "t.yaml");
+  EXPECT_TRUE(plain.contract) << (plain.diagnostics.empty() ? "" : plain.diagnostics[0].message);
+  const ParseResult marked = parse_contract_text("\xEF\xBB\xBF" + body, "t.yaml");
+  EXPECT_TRUE(marked.contract) << (marked.diagnostics.empty() ? "" : marked.diagnostics[0].message);
+}
+
 TEST(Parse, StringsThatAreNotUtf8AreRefused) {
   const std::string field = "fields:\n  - {name: Q, dims: [{name: h, size: 4, stride: 1}]}\n";
   // A lone continuation byte, a truncated character, an overlong '/', a surrogate.

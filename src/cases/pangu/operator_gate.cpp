@@ -8,6 +8,7 @@
 #include <optional>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <span>
 
 #include "cases/pangu/block_stack.h"
@@ -445,10 +446,13 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
     check_elements(input.call.tensors[1], "map_length=" + single["map_length"]);
     input.call.map.resize(static_cast<std::size_t>(length), -1);
   }
+  std::set<std::int64_t> indices;
   for (const auto& [index, value] : entries) {
     if (index < 0 || index >= static_cast<std::int64_t>(input.call.map.size()))
       bad_call("map_entry " + std::to_string(index) + ": the map has " +
                std::to_string(input.call.map.size()) + " entries");
+    if (!indices.insert(index).second)
+      bad_call("map_entry " + std::to_string(index) + " is given twice");
     input.call.map[static_cast<std::size_t>(index)] = value;
   }
   return input;

@@ -240,7 +240,7 @@ class Checker {
       if (left_out.regions > 0)
         report(left_out.where, Severity::error, "padding-overlap",
                "... and " + std::to_string(left_out.regions) + " more regions of padding '" + name +
-                   "' cover offsets that hold elements (" + std::to_string(left_out.offsets) +
+                   "' cover offsets already used (" + std::to_string(left_out.offsets) +
                    " offsets)",
                overlap_fix(left_out.of_padded_grid));
   }

@@ -294,7 +294,9 @@ void resolve_sizes(Contract& contract, const LoadOptions& options,
         error(field.where, "element-cap",
               "field '" + field.name + "' has " + std::to_string(count) +
                   (std::any_of(field.dims.begin(), field.dims.end(),
-                               [](const Dim& dim) { return dim.transformed(); })
+                               [](const Dim& dim) {
+                                 return dim.pad_before != 0 || dim.pad_after != 0;
+                               })
                        ? " positions (its padded grid's slots counted)"
                        : " elements") +
                   ", over the cap of " + cap + " elements per row",

@@ -102,7 +102,13 @@ class Converter {
   YAML::Mark where;  // the node at which a cap was reached
   std::optional<YAML::Mark> unclosed_quote;
 
-  explicit Converter(std::string_view text) : text_(text) {}
+  // Marks count bytes of the UTF-8 text after a byte order mark. yaml-cpp decodes a UTF-16 or
+  // UTF-32 file first, so its marks say nothing of the file's bytes: no check there.
+  explicit Converter(std::string_view text)
+      : text_(text),
+        utf8_(!text.starts_with("\xFF\xFE") && !text.starts_with("\xFE\xFF") &&
+              !text.starts_with(std::string_view("\0\0\xFE\xFF", 4))),
+        bom_bytes_(text.starts_with("\xEF\xBB\xBF") ? 3 : 0) {}
 
   YamlNode convert(const YAML::Node& node, int depth) {
     YamlNode tree;
@@ -119,11 +125,12 @@ class Converter {
         tree.kind = YamlNode::Kind::scalar;
         tree.scalar = node.Scalar();
         tree.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!", plain ones "?"
-        // Marks count bytes of UTF-8 text; in a UTF-16 or UTF-32 file the byte there is no quote.
-        if (tree.quoted && !unclosed_quote && mark.pos >= 0 &&
-            static_cast<std::size_t>(mark.pos) < text_.size() &&
-            (text_[mark.pos] == '"' || text_[mark.pos] == '\'') && !quote_closes(text_, mark.pos))
-          unclosed_quote = mark;
+        if (tree.quoted && !unclosed_quote && mark.pos >= 0 && utf8_) {
+          const std::size_t at = static_cast<std::size_t>(mark.pos) + bom_bytes_;
+          if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'') &&
+              !quote_closes(text_, at))
+            unclosed_quote = mark;
+        }
         break;
       case YAML::NodeType::Sequence:
         tree.kind = YamlNode::Kind::sequence;
@@ -143,6 +150,8 @@ class Converter {
 
  private:
   std::string_view text_;
+  bool utf8_;
+  std::size_t bom_bytes_;
   int nodes_ = 0;
 };
 
