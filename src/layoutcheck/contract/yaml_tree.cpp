@@ -74,6 +74,12 @@ Prescan prescan(std::string_view text) {
   return events.result;
 }
 
+// Whether the text begins with the byte order mark of UTF-16 or UTF-32, which yaml-cpp decodes.
+bool wide_byte_order_mark(std::string_view text) {
+  return text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF") ||
+         text.starts_with(std::string_view("\0\0\xFE\xFF", 4));
+}
+
 // Whether the quoted scalar whose opening quote is at `open` closes before the end of the text.
 // yaml-cpp takes a double-quoted scalar that runs to the end of a file ending in a newline for a
 // complete one, so a missing closing quote would swallow the rest of the contract unreported.
@@ -106,8 +112,7 @@ class Converter {
   // UTF-32 file first, so its marks say nothing of the file's bytes: no check there.
   explicit Converter(std::string_view text)
       : text_(text),
-        utf8_(!text.starts_with("\xFF\xFE") && !text.starts_with("\xFE\xFF") &&
-              !text.starts_with(std::string_view("\0\0\xFE\xFF", 4))),
+        utf8_(!wide_byte_order_mark(text)),
         bom_bytes_(text.starts_with("\xEF\xBB\xBF") ? 3 : 0) {}
 
   YamlNode convert(const YAML::Node& node, int depth) {
@@ -180,9 +185,8 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
   };
   // yaml-cpp guesses UTF-16 or UTF-32 from NUL bytes and reads binary data as CJK text; without
   // a byte order mark, a NUL means the file is not text at all.
-  const bool has_bom = text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF") ||
-                       text.starts_with(std::string_view("\0\0\xFE\xFF", 4));
-  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos && !has_bom) {
+  if (const std::size_t nul = text.find('\0');
+      nul != std::string_view::npos && !wide_byte_order_mark(text)) {
     const std::string_view before = text.substr(0, nul);
     const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
     const std::size_t line_start = before.rfind('\n');
