@@ -2,9 +2,10 @@
 // without affine, residual add + LayerNorm keeping the fp16 rounding point, the window gather by
 // an int32 index map, walked in the order gather_walk.h gives (its reverse is the same gather by
 // the reverse map), and LayerNorm fused with the gather. fp16 in and out, fp32 statistics, a row
-// held in registers (pangu_kernels.hip says how rows map to lanes). Widths 192, 384 and 768 only:
-// any other is an error before anything is launched, never a generic fallback, and so is a tensor
-// pointer off 16-byte alignment (the kernels move 16-byte pieces; std::invalid_argument). Every
+// held in registers (pangu_kernels.hip says how rows map to lanes). The LayerNorms take widths
+// 192, 384 and 768 only: any other is an error before anything is launched, never a generic
+// fallback. The gathers, which do no arithmetic, move any whole number of 16-byte pieces. A tensor
+// pointer off 16-byte alignment is an error too (std::invalid_argument). Every
 // launch goes on the given stream and is checked. Launched overlapped (launch_order.h; the caller
 // refuses it where the device cannot), a kernel reads nothing before the previous kernel ends but
 // the walk, which no kernel may write while these run, and prefetches into L2.

@@ -81,23 +81,28 @@ class CallChecker {
              "generate the int32 map from the windows contract (layoutcheck lint proves it); a "
              "framework's int64 index_select indices go to the framework's path");
     const auto length = static_cast<std::int64_t>(call_.map.size());
+    const bool forward = call_.op != PanguOperator::window_reverse;
     if (length != target.shape[1])
       refuse("the index map has " + std::to_string(length) + " entries for " + name(to) + "'s " +
                  std::to_string(target.shape[1]) + " rows",
              "one entry per row written");
-    const bool forward = call_.op != PanguOperator::window_reverse;
     const std::int64_t slots = forward ? length : source.shape[1];
     if (call_.window_volume <= 0 || slots % call_.window_volume != 0)
       refuse(std::to_string(slots) + " slots are not whole windows of " +
                  std::to_string(call_.window_volume) + " tokens",
              "the map of a windows contract has a multiple of the window volume of slots");
+    // The reverse's -1 is in range here so that check_each_read_once names what it would do.
+    const std::string last = std::to_string(source.shape[1] - 1);
     for (std::int64_t i = 0; i < length; ++i) {
       const std::int64_t entry = call_.map[static_cast<std::size_t>(i)];
       if (entry < -1 || entry >= source.shape[1])
         refuse("index map entry " + std::to_string(i) + " is " + std::to_string(entry) +
-                   ", outside [-1, " + std::to_string(source.shape[1]) + ")",
-               "an entry reads a row of " + name(from) + " (0 to " +
-                   std::to_string(source.shape[1] - 1) + ") or is -1 (write zero)");
+                   ", outside [" + (forward ? "-1" : "0") + ", " +
+                   std::to_string(source.shape[1]) + ")",
+               forward ? "an entry reads a row of " + name(from) + " (0 to " + last +
+                             ") or is -1 (write zero)"
+                       : "an entry names the slot of " + name(from) + " (0 to " + last +
+                             ") its token is written from");
     }
     check_each_read_once(length, source.shape[1], forward);
   }
