@@ -17,9 +17,11 @@ case "$profile" in
     # (clang-14 on Debian 12). hipcc + libamdhip64-dev: the HIP backend, compile and link only.
     # ccache: the same CPU library is compiled by several stages, and reruns should be quick.
     # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module and its tests.
-    packages=("${run_packages[@]}" clang libclang-rt-dev libgtest-dev libgmock-dev
+    # llvm: llvm-symbolizer, so a sanitizer's or libFuzzer's report names functions and lines.
+    # git: the review tests commit contract pairs to a scratch repository.
+    packages=("${run_packages[@]}" clang libclang-rt-dev llvm libgtest-dev libgmock-dev
               libbenchmark-dev hipcc libamdhip64-dev ccache pybind11-dev python3-dev python3-numpy
-              python3-pytest)
+              python3-pytest git)
     ;;
   *)
     echo "usage: $0 [test|run]" >&2

@@ -105,7 +105,8 @@ py::object render(const py::handle& contract, const py::object& other, const py:
                   const py::kwargs& symbols) {
   const LoadOptions load = load_options(symbols, max_elements);
   const Contract first = contract_argument(contract, load);
-  const SvgOptions svg{width};
+  SvgOptions svg;
+  svg.width = width;
   if (level && !first.gather)
     throw_usage_error("level= draws one level of a grid, and " + first.name + " declares no gather",
                       "drop level= to draw the row");

@@ -94,6 +94,34 @@ TEST(ProfileTable, ShapesStayApartAndMemoryBoundOperatorsGetTheirBandwidth) {
             std::string::npos);
 }
 
+// A table grouped by stack lists an operator and shape once per call site: one operator, as in
+// the trace. The CPU time read is "CPU total" (children included) where the table has it.
+TEST(ProfileTable, RowsOfOneOperatorAndShapeAreAddedIntoOne) {
+  const std::string rule = "---------------  ---------  ---------  ---------  ----------  "
+                           "-------------\n";
+  const Profile profile = parse_profile(
+      rule + "           Name   Self CPU  CPU total  Self CUDA  # of Calls   Input Shapes\n" +
+          rule +
+          "    aten::copy_    100.0us    180.0us     30.0us           2         [[8]]\n"
+          "      aten::add     10.0us     10.0us     50.0us           1         [[8]]\n"
+          "    aten::copy_     50.0us     60.0us     20.0us           3         [[8]]\n"
+          "    aten::copy_     10.0us     10.0us      5.0us           1         [[4]]\n" +
+          rule,
+      "stack.txt");
+  EXPECT_EQ(profile.cpu_column, "CPU total");
+  ASSERT_EQ(profile.operators.size(), 3u);
+  const ProfiledOperator& copy = find(profile, "aten::copy_", "[[8]]");
+  EXPECT_EQ(copy.calls, 5);
+  EXPECT_DOUBLE_EQ(copy.device_us, 50);
+  EXPECT_DOUBLE_EQ(copy.cpu_us, 240);
+  EXPECT_DOUBLE_EQ(find(profile, "aten::copy_", "[[4]]").device_us, 5);
+  EXPECT_DOUBLE_EQ(profile.device_total_us, 105);
+  EXPECT_THAT(profile_markdown(profile, {}), HasSubstr("| aten::copy_ | 5 | 50.000 µs | 240.000 µs"));
+  EXPECT_THAT(profile_markdown(profile, {}), HasSubstr("| operator | calls | device total | "
+                                                       "CPU total | why it counts |"));
+  EXPECT_EQ(parse_profile(fixture("pangu_by_input_shape.txt"), "t.txt").cpu_column, "Self CPU");
+}
+
 TEST(ProfileTrace, KernelsBelongToTheirOperatorsAndWaitsAreFlagged) {
   const Profile profile = parse_profile(fixture("pangu_trace.json"), "trace.json");
   EXPECT_EQ(profile.source, "chrome trace");
@@ -126,6 +154,21 @@ TEST(ProfileTrace, AKernelListedBeforeItsOperatorIsStillItsOperators) {
   EXPECT_DOUBLE_EQ(profile.device_total_us, 9);
 }
 
+// The trace's category says what a user region is; a kernel no operator launched is device
+// work whatever its name.
+TEST(ProfileTrace, RegionsAreTheTracesAnnotationsNotNamesWithoutANamespace) {
+  const Profile profile = parse_profile(R"({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "dur": 900},
+    {"ph": "X", "cat": "user_annotation", "name": "attention::block", "dur": 400},
+    {"ph": "X", "cat": "kernel", "name": "indexSelectLargeIndex", "dur": 125},
+    {"ph": "X", "cat": "kernel", "name": "k2", "dur": 3}
+  ]})", "trace.json");
+  EXPECT_EQ(find(profile, "ProfilerStep#3").kind, OperatorKind::region);
+  EXPECT_EQ(find(profile, "attention::block").kind, OperatorKind::region);
+  EXPECT_EQ(find(profile, "indexSelectLargeIndex").kind, OperatorKind::compute);
+  EXPECT_EQ(find(profile, "k2").kind, OperatorKind::compute);
+}
+
 std::string error_of(const std::string& text) {
   try {
     (void)parse_profile(text, "p.txt");
@@ -148,7 +191,8 @@ TEST(ProfileErrors, MalformedInputNamesItsLine) {
               HasSubstr("does not end with a dashed line"));
   EXPECT_THAT(error_of("----  ----------\nName    Self CPU\n----  ----------\n"),
               HasSubstr("p.txt:2:1: error[profile]: the table's header has no '# of Calls'"));
-  EXPECT_THAT(error_of("{\"traceEvents\": [\n  {\"ph\": \"X\",,}\n]}"), HasSubstr("JSON 2:"));
+  EXPECT_THAT(error_of("{\"traceEvents\": [\n  {\"ph\": \"X\",,}\n]}"),
+              HasSubstr("p.txt:2:14: error[profile]: malformed JSON: expected a string key"));
   EXPECT_THAT(error_of("{\"events\": []}"), HasSubstr("no \"traceEvents\" array"));
   std::string dashes;  // a rule of 300 columns
   for (int i = 0; i < 300; ++i) dashes += "-- ";
@@ -199,6 +243,34 @@ TEST(ProfileErrors, AnEventOfTheWrongShapeNamesItsLine) {
                         "duration"));
   EXPECT_THAT(error_of("[" + kernel + "]"),
               HasSubstr("p.txt: error[profile]: a JSON array: a trace in the array format"));
+  EXPECT_THAT(error_of(trace("[1]")),
+              HasSubstr("p.txt:3:1: error[profile]: traceEvents[1] (aten::add): \"args\" is not "
+                        "an object"));
+  EXPECT_THAT(error_of(trace("{\"External id\": 7, \"Input Dims\": [[2, -3]]}")),
+              HasSubstr("traceEvents[1] (aten::add): args \"Input Dims\" holds a negative size, -3"));
+}
+
+// An event is never skipped for its shape: a complete event without a name or category, or an
+// item that is not an event, would take its time out of the ranking without a word.
+TEST(ProfileErrors, AnEventWithoutWhatItNeedsIsAnErrorNotSkipped) {
+  const auto trace = [](const std::string& event) {
+    return "{\"traceEvents\": [\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+           "\"dur\": 5},\n  " + event + "\n]}";
+  };
+  EXPECT_EQ(error_of(trace("{\"ph\": \"M\", \"name\": \"process_name\"}")), "");
+  EXPECT_EQ(error_of(trace("{\"ph\": \"i\", \"s\": \"g\"}")), "");  // phases not read
+  EXPECT_THAT(error_of(trace("{\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": 500}")),
+              HasSubstr("p.txt:3:1: error[profile]: traceEvents[1] (?): a complete event "
+                        "(\"ph\": \"X\") without a \"name\" string"));
+  EXPECT_THAT(error_of(trace("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": 5, \"dur\": 500}")),
+              HasSubstr("without a \"name\" string"));
+  EXPECT_THAT(error_of(trace("{\"ph\": \"X\", \"name\": \"k2\", \"dur\": 500}")),
+              HasSubstr("traceEvents[1] (k2): a complete event (\"ph\": \"X\") without a \"cat\" "
+                        "string"));
+  EXPECT_THAT(error_of(trace("{\"cat\": \"kernel\", \"name\": \"k\", \"dur\": 5}")),
+              HasSubstr("traceEvents[1] (k): no \"ph\" string (the event's phase)"));
+  EXPECT_THAT(error_of(trace("7")), HasSubstr("p.txt:3:1: error[profile]: traceEvents[1] (?): "
+                                              "not an object"));
 }
 
 // A profile with nothing to rank is an error, never an empty ranking that reads as "no copies".
@@ -208,9 +280,8 @@ TEST(ProfileErrors, NothingToRankIsAnError) {
               HasSubstr("p.txt:4:1: error[profile]: the table has no rows"));
   const std::string no_device = "no device events";
   EXPECT_THAT(error_of("{\"traceEvents\": []}"), HasSubstr(no_device));
-  EXPECT_THAT(error_of("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", \"dur\": 5}]}"),
-              HasSubstr(no_device));  // no "ph": not a complete event
-  EXPECT_THAT(error_of("{\"traceEvents\": [1, \"x\", null, {}]}"), HasSubstr(no_device));
+  EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"i\", \"name\": \"k\"}]}"),
+              HasSubstr(no_device));  // an instant event: not a complete one
   EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
                        "\"name\": \"aten::add\", \"dur\": 5}]}"),
               HasSubstr(no_device));

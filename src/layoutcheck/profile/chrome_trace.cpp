@@ -5,6 +5,7 @@
 // Events of any other phase or category (Python frames, flows, GPU annotations) are not read.
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -17,8 +18,8 @@ namespace layoutcheck {
 namespace {
 
 [[noreturn]] void trace_error(const std::string& file, std::string message, std::string fix = "",
-                              int line = 0) {
-  throw InputError(Diagnostic{SourceLocation{file, line, line > 0 ? 1 : 0}, Severity::error,
+                              int line = 0, int column = 1) {
+  throw InputError(Diagnostic{SourceLocation{file, line, line > 0 ? column : 0}, Severity::error,
                               "profile", std::move(message), std::move(fix)});
 }
 
@@ -53,10 +54,18 @@ double duration(const Event& event) {
   return value->as_double();
 }
 
+// The event's "args", null where it has none; one that is not an object is an error.
+const Json* event_args(const Event& event) {
+  const Json* args = event.json.find("args");
+  if (args != nullptr && args->kind() != Json::Kind::object)
+    event.fail("\"args\" is not an object");
+  return args;
+}
+
 // args."External id", the operator a kernel belongs to; one of another type is an error, never
 // read as "launched by no operator".
 std::optional<std::int64_t> external_id(const Event& event) {
-  const Json* args = event.json.find("args");
+  const Json* args = event_args(event);
   if (args == nullptr) return std::nullopt;
   const Json* id = args->find("External id");
   if (id == nullptr) return std::nullopt;
@@ -68,7 +77,7 @@ std::optional<std::int64_t> external_id(const Event& event) {
 // another type than a list: an error. A list's entry that is not a list of integers (a tensor
 // list's shapes) leaves the operator's shapes unknown, as the table would print them otherwise.
 std::string input_dims(const Event& event) {
-  const Json* args = event.json.find("args");
+  const Json* args = event_args(event);
   const Json* dims = args != nullptr ? args->find("Input Dims") : nullptr;
   if (dims == nullptr) return "";
   if (dims->kind() != Json::Kind::array)
@@ -79,6 +88,9 @@ std::string input_dims(const Event& event) {
     text += i ? ", [" : "[";
     for (std::size_t j = 0; shape.kind() == Json::Kind::array && j < shape.size(); ++j) {
       if (shape[j].kind() != Json::Kind::integer) return "";
+      if (shape[j].as_int() < 0)
+        event.fail("args \"Input Dims\" holds a negative size, " +
+                   std::to_string(shape[j].as_int()));
       text += (j ? ", " : "") + std::to_string(shape[j].as_int());
     }
     text += "]";
@@ -114,20 +126,31 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     }
     return op;
   };
+  // The trace says what a user region is (record_function), where a table leaves it to the
+  // name: a kernel no operator launched, however it is spelled, is device work.
+  std::set<Key> annotations;
   Profile profile;
   profile.source = "chrome trace";
   bool any_device_event = false;
   // One pass, each event read and dropped: the trace's events are never all held as JSON values
   // (tens of bytes each), only what they add to the operators.
+  // An event of the wrong shape is an error, never skipped: a complete event without its name
+  // or category would drop its time from the ranking without a word.
   const auto read_event = [&](const Json& json, Json::ItemPlace place) {
-    const std::string* phase = string_member(json, "ph");
-    const std::string* category = string_member(json, "cat");
+    static const std::string kUnnamed = "?";
     const std::string* name = string_member(json, "name");
-    if (!phase || *phase != "X" || !category || !name) return;
-    const Event event{file, json, place, *name};
+    const Event event{file, json, place, name != nullptr ? *name : kUnnamed};
+    if (json.kind() != Json::Kind::object) event.fail("not an object");
+    const std::string* phase = string_member(json, "ph");
+    if (phase == nullptr) event.fail("no \"ph\" string (the event's phase)");
+    if (*phase != "X") return;
+    const std::string* category = string_member(json, "cat");
+    if (category == nullptr) event.fail("a complete event (\"ph\": \"X\") without a \"cat\" string");
+    if (name == nullptr) event.fail("a complete event (\"ph\": \"X\") without a \"name\" string");
     if (*category == "cpu_op" || *category == "user_annotation") {
       const std::string dims = input_dims(event);
       ProfiledOperator& op = entry(*name, dims);
+      if (*category == "user_annotation") annotations.insert({*name, dims});
       ++op.calls;
       op.cpu_us += duration(event);
       if (const auto id = external_id(event)) op_of_id[*id] = &op;
@@ -157,6 +180,9 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     trace = Json::parse(text, "traceEvents", read_event);
   } catch (const InputError&) {
     throw;  // an event's own error, already naming it
+  } catch (const JsonSyntaxError& error) {
+    trace_error(file, "malformed JSON: " + error.what_alone,
+                "export the trace with prof.export_chrome_trace(path)", error.line, error.column);
   } catch (const std::runtime_error& error) {
     trace_error(file, error.what(), "export the trace with prof.export_chrome_trace(path)");
   }
@@ -181,7 +207,9 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     if (!std::isfinite(op.cpu_us))  // its device time is part of the finite total
       trace_error(file, printable(op.name) + ": its durations add up past what a double holds");
     op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
-    op.kind = operator_kind(op.name);
+    op.kind = annotations.contains(key) ? OperatorKind::region : operator_kind(op.name);
+    if (op.kind == OperatorKind::region && !annotations.contains(key))
+      op.kind = OperatorKind::compute;
     profile.operators.push_back(std::move(op));
   }
   return profile;

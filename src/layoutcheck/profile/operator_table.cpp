@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -250,7 +251,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
   const Column* name = find([](const std::string& n) { return n == "Name"; });
   const Column* calls = find([](const std::string& n) { return n == "# of Calls"; });
   const Column* device = find(is_device_self);
-  const Column* cpu = find([](const std::string& n) { return n == "Self CPU"; });
+  // The CPU time with children (what a copy or a sync costs the host) where the table has it.
+  const Column* cpu_total = find([](const std::string& n) { return n == "CPU total"; });
+  const Column* cpu =
+      cpu_total ? cpu_total : find([](const std::string& n) { return n == "Self CPU"; });
   const Column* shapes = find([](const std::string& n) { return n == "Input Shapes"; });
   // The device's average per call ("CUDA time avg"): its total, children included, ÷ calls.
   const Column* average = find([](const std::string& n) {
@@ -278,6 +282,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
   std::sort(read_bounds.begin(), read_bounds.end());
   Profile profile;
   profile.source = "operator table";
+  profile.cpu_column = cpu ? cpu->name : "";
+  // A table grouped by stack (group_by_stack_n) lists an operator and shape once per call site:
+  // its rows are added into one, as the trace's events are.
+  std::map<std::pair<std::string, std::string>, std::size_t> row_of;
   Line line = below_header;
   bool closed = false;
   while (!closed && lines.next(line)) {
@@ -327,6 +335,15 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     op.kind = operator_kind(op.name);
     if (average && op.calls > 0) note_average_below_self(profile, line, *average, op);
     profile.device_total_us += op.device_us;
+    const auto [known, first] =
+        row_of.try_emplace({op.name, op.input_shapes}, profile.operators.size());
+    if (!first) {
+      ProfiledOperator& same = profile.operators[known->second];
+      same.calls += op.calls;
+      same.device_us += op.device_us;
+      same.cpu_us += op.cpu_us;
+      continue;
+    }
     profile.operators.push_back(std::move(op));
   }
   if (!closed)

@@ -25,7 +25,7 @@ struct ProfiledOperator {
   std::string input_shapes;  // "[[1, 131040, 192], [], [], []]", or empty
   std::int64_t calls = 0;
   double device_us = 0;  // self device time, all calls
-  double cpu_us = 0;     // self CPU time, all calls (0 when the profile has none)
+  double cpu_us = 0;     // CPU time, all calls, as Profile::cpu_column says (0: none given)
   std::vector<std::vector<std::int64_t>> shapes;  // input_shapes parsed
   OperatorKind kind = OperatorKind::compute;
   std::optional<double> bytes;  // estimated bytes per call, memory-bound operators
@@ -42,6 +42,9 @@ inline constexpr std::size_t kMaxProfileNotes = 20;
 
 struct Profile {
   std::string source;  // "operator table", "chrome trace"
+  // What cpu_us is: "CPU total" (children included: the table's column, or a trace's event
+  // durations), else "Self CPU" where a table has only that; "" where it has neither.
+  std::string cpu_column = "CPU total";
   std::vector<ProfiledOperator> operators;
   double device_total_us = 0;
   // What the input says that does not hold together (a table's average below its self time per
@@ -50,15 +53,18 @@ struct Profile {
   std::size_t notes_left_out = 0;
 };
 
-// The text key_averages().table() prints. @post throws InputError (rule "profile") with the line
+// The text key_averages().table() prints; rows of one name and input shapes (a table grouped by
+// stack) are added into one operator. @post throws InputError (rule "profile") with the line
 // (and the column's name) of what cannot be read: no table, a missing Name, calls or self device
 // column, a number that is not one, more than kMaxProfiledOperators rows.
 Profile parse_operator_table(std::string_view text, const std::string& file);
 
 // A Kineto chrome trace (torch.profiler export_chrome_trace): device kernels attributed to the CPU
 // operator that launched them (args "External id"), synchronisation and allocation calls counted.
-// @post throws InputError naming the line and column of malformed JSON, or what is missing, or
-//       more than kMaxProfiledOperators operators.
+// @post throws InputError naming the line and column of malformed JSON, or the line of an event
+//       of the wrong shape (not an object, no phase; a complete event without a name or
+//       category; a member of the wrong type), or what is missing, or more than
+//       kMaxProfiledOperators operators.
 Profile parse_chrome_trace(std::string_view text, const std::string& file);
 
 // Either, told apart by the first character.

@@ -133,7 +133,9 @@ std::string profile_markdown(const Profile& profile, const ProfileOptions& optio
     text += "None in this profile.\n";
   } else {
     text +=
-        "| operator | calls | device total | CPU total | why it counts |\n|---|---|---|---|---|\n";
+        "| operator | calls | device total | " +
+        (profile.cpu_column.empty() ? std::string("CPU total") : profile.cpu_column) +
+        " | why it counts |\n|---|---|---|---|---|\n";
     for (const ProfiledOperator* op : costs)
       text += "| " + cell(op->name) + " | " + std::to_string(op->calls) + " | " +
               time_text(op->device_us) + " | " + (op->cpu_us > 0 ? time_text(op->cpu_us) : "—") +
@@ -188,6 +190,7 @@ Json profile_json(const Profile& profile, const ProfileOptions& options) {
       .set("source", profile.source)
       .set("operators", static_cast<std::int64_t>(profile.operators.size()))
       .set("device_total_us", profile.device_total_us)
+      .set("cpu_us_is", profile.cpu_column)
       .set("copy_bandwidth_gbps",
            options.copy_bandwidth_gbps > 0 ? Json(options.copy_bandwidth_gbps) : Json())
       .set("element_bytes", options.element_bytes)

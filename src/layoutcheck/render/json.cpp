@@ -96,8 +96,7 @@ class JsonParser {
     int line = 1, column = 1;
     for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i, ++column)
       if (text_[i] == '\n') line += 1, column = 0;
-    throw std::runtime_error("JSON " + std::to_string(line) + ":" + std::to_string(column) + ": " +
-                             what);
+    throw JsonSyntaxError(line, column, what);
   }
   // The line of pos_, counted on from the last call: the items of a streamed array are met in
   // order, so the whole count is one pass over the text.

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -21,6 +22,18 @@
 #include <vector>
 
 namespace layoutcheck {
+
+// Malformed JSON: what() is "JSON LINE:COLUMN: what", and the place is kept for a diagnostic's
+// location.
+class JsonSyntaxError : public std::runtime_error {
+ public:
+  JsonSyntaxError(int line, int column, const std::string& what)
+      : std::runtime_error("JSON " + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                           what),
+        line(line), column(column), what_alone(what) {}
+  int line, column;
+  std::string what_alone;  // "unterminated string"
+};
 
 class Json {
  public:
