@@ -186,6 +186,25 @@ TEST(PanguWindows, AShiftOrARollOnTheWrongAxisMisplacesTokensTheDiffLists) {
   EXPECT_EQ(diff_contracts(level0, level0).token_moves->misplaced, 0);
 }
 
+// A group's box is the group only where it fills the box; otherwise the text says it bounds it.
+TEST(DiffTokens, ABoxTheGroupDoesNotFillIsSaidToHoldIt) {
+  TokenMoves moves;
+  moves.field = "x";
+  TokenMoveGroup group;
+  group.displacement = -4;
+  group.tokens = 6;
+  group.box_begin = {0, 1};
+  group.box_end = {2, 4};
+  group.example = {0, 1};
+  EXPECT_EQ(token_group_text(moves, group),
+            "6 tokens move -4 slots: x[0:2, 1:4], e.g. x[0,1]: slot 0 in the producer, 0 in the "
+            "consumer");
+  group.tokens = 5;
+  EXPECT_EQ(token_group_text(moves, group),
+            "5 tokens move -4 slots: within x[0:2, 1:4], e.g. x[0,1]: slot 0 in the producer, 0 "
+            "in the consumer");
+}
+
 TEST(GatherMap, BrokenMapsAreNamed) {
   const Contract contract = windows({3, 5, 7, 1}, true);
   const GatherMap map = make_gather_map(contract);

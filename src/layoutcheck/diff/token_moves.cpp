@@ -114,9 +114,14 @@ std::string token_group_text(const TokenMoves& moves, const TokenMoveGroup& grou
   for (std::int64_t i : group.example) example.push_back(std::to_string(i));
   const std::int64_t slots = group.displacement < 0 ? -group.displacement : group.displacement;
   const std::string how = mode_moves_text(group);
+  // The box is the group itself only where the group fills it; else it bounds the group.
+  std::int64_t box_tokens = 1;
+  for (std::size_t d = 0; d < group.box_begin.size(); ++d)
+    box_tokens *= group.box_end[d] - group.box_begin[d];
   return std::to_string(group.tokens) + (group.tokens == 1 ? " token moves " : " tokens move ") +
          (group.displacement < 0 ? "-" : "+") + std::to_string(slots) +
          (slots == 1 ? " slot" : " slots") + (how.empty() ? "" : " (" + how + ")") + ": " +
+         (box_tokens == group.tokens ? "" : "within ") +
          token_box_text(moves.field, group.box_begin, group.box_end) + ", e.g. " + moves.field +
          "[" + join(example, ",") + "]: slot " + std::to_string(group.example_producer_slot) +
          " in the producer, " + std::to_string(group.example_consumer_slot) + " in the consumer";

@@ -5,6 +5,7 @@
 //
 //   4140 tokens move -114 slots (iz -1, ih -3, iw -6): x[1:8, 2:46, 3:90], e.g. x[1,2,3]: slot
 //   114 in the producer, 0 in the consumer
+// (a box the group does not fill is said "within x[...]").
 #pragma once
 
 #include <cstddef>
