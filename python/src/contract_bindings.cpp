@@ -1,5 +1,6 @@
 #include "contract_bindings.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <fstream>
@@ -9,9 +10,11 @@
 
 #include "arguments.h"
 #include "json_to_python.h"
+#include "layoutcheck/check/lint.h"
 #include "layoutcheck/check/lint_report.h"
 #include "layoutcheck/render/lint_report.h"
 #include "layoutcheck/contract/contract.h"
+#include "layoutcheck/contract/gather_map.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
 #include "layoutcheck/render/explain.h"
@@ -138,6 +141,24 @@ py::object render(const py::handle& contract, const py::object& other, const py:
   return output;
 }
 
+// As `layoutcheck map`: the contract linted first, so a map is only ever one lint proves.
+py::array_t<std::int32_t> gather_map(const py::handle& contract, bool reverse,
+                                     std::int64_t max_elements, const py::kwargs& symbols) {
+  const Contract loaded = contract_argument(contract, load_options(symbols, max_elements));
+  if (!loaded.gather)
+    throw_usage_error(loaded.name + " declares no gather: it has no index map",
+                      "gather_map takes a contract with `gather: {field, token}`");
+  std::vector<Diagnostic> errors;
+  for (const Diagnostic& diagnostic : check_contract(loaded))
+    if (diagnostic.severity == Severity::error) errors.push_back(diagnostic);
+  if (!errors.empty()) throw InputError(errors);
+  const GatherMap map = make_gather_map(loaded);
+  const std::vector<std::int32_t> entries = reverse ? reverse_map(map) : map.slots;
+  py::array_t<std::int32_t> array(static_cast<py::ssize_t>(entries.size()));
+  std::copy(entries.begin(), entries.end(), array.mutable_data());
+  return array;
+}
+
 }  // namespace
 
 void bind_contracts(py::module_& module) {
@@ -183,6 +204,10 @@ void bind_contracts(py::module_& module) {
              py::arg("offset") = py::none(), py::arg("element") = py::none(),
              py::arg("max_elements") = kDefaultElementCap,
              "Offset -> element or element -> offset, with the arithmetic: as `explain --json`.");
+  module.def("gather_map", &gather_map, py::arg("contract"), py::kw_only(),
+             py::arg("reverse") = false, py::arg("max_elements") = kDefaultElementCap,
+             "The int32 index map of a contract's gather (per slot its token, -1 writing zero; "
+             "reverse=True: per token its slot), as `layoutcheck map` writes it: a NumPy array.");
   module.def("render", &render, py::arg("contract"), py::arg("other") = py::none(), py::kw_only(),
              py::arg("output") = py::none(), py::arg("width") = 1400.0,
              py::arg("level") = py::none(), py::arg("max_elements") = kDefaultElementCap,

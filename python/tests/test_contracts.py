@@ -136,6 +136,28 @@ def test_render_refuses_a_bad_width_and_an_unwritable_file(tmp_path):
     assert raised.value.rule == "output"
 
 
+def test_gather_map_is_the_clis_map(tmp_path):
+    import numpy as np
+    cli = os.environ.get("LAYOUTCHECK_CLI") or pytest.skip("LAYOUTCHECK_CLI is not set")
+    windows = contract("pangu/windows.shifted.yaml")
+    path = tmp_path / "map.npy"
+    subprocess.run([cli, "map", windows, "-o", str(path), "--set", "C=8"], check=True,
+                   capture_output=True)
+    forward = layoutcheck.gather_map(windows, C=8)
+    assert forward.dtype == np.int32 and forward.shape == (138240,)
+    assert np.array_equal(np.load(path), forward)
+    assert (forward == -1).sum() == 138240 - 131040
+    reverse = layoutcheck.gather_map(windows, reverse=True, C=8)
+    assert reverse.shape == (131040,)
+    assert np.array_equal(forward[reverse], np.arange(131040, dtype=np.int32))
+
+
+def test_gather_map_refuses_a_contract_without_a_gather():
+    with pytest.raises(layoutcheck.InputError) as raised:
+        layoutcheck.gather_map(contract("pangu/tokens.yaml"))
+    assert "declares no gather" in str(raised.value)
+
+
 def test_bf16_conversions_round_to_nearest_even():
     import numpy as np
 

@@ -27,5 +27,6 @@ Command setup_codegen_command(CLI::App& parent);
 Command setup_cases_command(CLI::App& parent);
 Command setup_profile_command(CLI::App& parent);
 Command setup_gate_command(CLI::App& parent);
+Command setup_map_command(CLI::App& parent);
 
 }  // namespace layoutcheck::cli

@@ -71,14 +71,14 @@ std::string contract_argument_name(const std::string& argument);
 ParseResult parse_contract_argument(const std::string& argument, const LoadOptions& options);
 Contract load_contract_argument(const std::string& argument, const LoadOptions& options);
 
-// Writes `contents` to the file at `path`; InputError (rule "output") saying why when it cannot:
-// "cannot write out/x.svg: No such file or directory".
 // Where the contracts a case names by default live: $LAYOUTCHECK_CONTRACTS, else the source tree's.
 std::filesystem::path contracts_folder();
 
 // This program's own path (/proc/self/exe), to run it again as a child.
 std::string self_executable();
 
+// Writes `contents` to the file at `path`; InputError (rule "output") saying why when it cannot:
+// "cannot write out/x.svg: No such file or directory".
 void write_output_file(const std::string& path, std::string_view contents);
 
 // Flushes standard output. @post exit_code when everything written to it arrived; else, with

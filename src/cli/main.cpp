@@ -32,7 +32,7 @@ int parse_and_run(int argc, char** argv) {
       setup_lint_command(app),    setup_diff_command(app),    setup_explain_command(app),
       setup_render_command(app),  setup_probe_command(app),   setup_run_command(app),
       setup_bench_command(app),   setup_codegen_command(app), setup_cases_command(app),
-      setup_profile_command(app), setup_gate_command(app),
+      setup_profile_command(app), setup_gate_command(app),    setup_map_command(app),
   };
 
   // CLI11 answers an unknown subcommand only with "A subcommand is required"; name it instead.

@@ -136,7 +136,7 @@ class LayerNormCase : public Case {
         {"rows_as_pairs", "built for twice the width: two rows normalised as one"},
         {"partial_wave_dropped",
          "statistics over 128 * floor(C / 128) channels: the last partial wave of half2 lanes "
-         "left out (192 -> 128)"},
+         "left out (192 -> 128; at 384 and 768, whole waves, it is the correct kernel)"},
         {"one_pass_statistics", "mean and variance from one fp32 pass of sum and sum of squares"},
     };
   }
