@@ -48,7 +48,7 @@ AddLayerNormRows add_layer_norm_rows(std::span<const fp16_bits> residual,
 }
 
 Linear fold_layer_norm_affine(std::span<const float> gamma, std::span<const float> beta,
-                              const Linear& linear) {
+                              const Linear& linear, FoldedRows rows) {
   if (static_cast<std::int64_t>(gamma.size()) != linear.in ||
       static_cast<std::int64_t>(beta.size()) != linear.in)
     throw std::invalid_argument("fold_layer_norm_affine: gamma and beta must have the Linear's " +
@@ -61,6 +61,14 @@ Linear fold_layer_norm_affine(std::span<const float> gamma, std::span<const floa
                                 std::to_string(linear.in) + " inputs and " +
                                 std::to_string(linear.out) + " outputs needs a weight of " +
                                 "out x in and a bias of out entries");
+  if (rows == FoldedRows::with_padding_after_the_norm)
+    for (std::size_t i = 0; i < beta.size(); ++i)
+      if (beta[i] != 0.0f)
+        throw std::invalid_argument(
+            "fold_layer_norm_affine: beta[" + std::to_string(i) +
+            "] is not 0, and the Linear also reads padding written after the norm: folded, a "
+            "padding row would project to W beta + b instead of b (apply the affine before the "
+            "padding instead)");
   Linear folded = linear;
   for (std::int64_t o = 0; o < linear.out; ++o) {
     double shift = linear.bias[static_cast<std::size_t>(o)];

@@ -40,13 +40,16 @@ struct Linear {
   std::vector<float> weight;  // [out][in]
   std::vector<float> bias;    // [out]
 };
-// Exact only where every row the Linear reads is a LayerNorm output: a zero row inserted between
-// them (the window partition's padding, written after the norm) projects to b without the fold
-// and to W beta + b with it, so a fold ahead of a padded gather changes the padding's keys and
-// values unless beta is 0.
+// What the Linear reads: LayerNorm outputs only (norm2 -> the MLP), or also zero rows written
+// after the norm (norm1 -> a padded window gather -> qkv), which the fold cannot keep: such a row
+// projects to b without it and to W beta + b with it.
+enum class FoldedRows { normalised_only, with_padding_after_the_norm };
+
 // @post throws std::invalid_argument unless gamma and beta have linear.in entries, the weight
-//       linear.out x linear.in and the bias linear.out.
+//       linear.out x linear.in and the bias linear.out; and, with padding after the norm, unless
+//       beta is 0 (then the fold is exact there too): the padding's keys and values would change
+//       silently; the affine belongs before the padding there.
 Linear fold_layer_norm_affine(std::span<const float> gamma, std::span<const float> beta,
-                              const Linear& linear);
+                              const Linear& linear, FoldedRows rows);
 
 }  // namespace layoutcheck::pangu

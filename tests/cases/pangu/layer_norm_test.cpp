@@ -78,7 +78,7 @@ TEST(FoldLayerNormAffine, TheFoldedLinearComputesTheSame) {
     beta[i] = uniform(rng);
     normalised[i] = uniform(rng);
   }
-  const Linear folded = fold_layer_norm_affine(gamma, beta, linear);
+  const Linear folded = fold_layer_norm_affine(gamma, beta, linear, FoldedRows::normalised_only);
   for (std::int64_t o = 0; o < out; ++o) {
     double with_affine = linear.bias[o], with_fold = folded.bias[o];
     for (std::int64_t i = 0; i < in; ++i) {
@@ -87,13 +87,15 @@ TEST(FoldLayerNormAffine, TheFoldedLinearComputesTheSame) {
     }
     EXPECT_NEAR(with_fold, with_affine, 1e-5) << o;
   }
-  EXPECT_THROW(fold_layer_norm_affine(std::vector<float>(3), beta, linear), std::invalid_argument);
+  constexpr FoldedRows kOnly = FoldedRows::normalised_only;
+  EXPECT_THROW(fold_layer_norm_affine(std::vector<float>(3), beta, linear, kOnly),
+               std::invalid_argument);
   Linear short_weight = linear;
   short_weight.weight.pop_back();
-  EXPECT_THROW(fold_layer_norm_affine(gamma, beta, short_weight), std::invalid_argument);
+  EXPECT_THROW(fold_layer_norm_affine(gamma, beta, short_weight, kOnly), std::invalid_argument);
   Linear long_bias = linear;
   long_bias.bias.push_back(0);
-  EXPECT_THROW(fold_layer_norm_affine(gamma, beta, long_bias), std::invalid_argument);
+  EXPECT_THROW(fold_layer_norm_affine(gamma, beta, long_bias, kOnly), std::invalid_argument);
 
   // A zero row written after the norm (a padding slot of the windows) is not a LayerNorm output:
   // without the fold it projects to b, with it to W beta + b.
@@ -103,6 +105,12 @@ TEST(FoldLayerNormAffine, TheFoldedLinearComputesTheSame) {
     EXPECT_NEAR(folded.bias[o], linear.bias[o] + w_beta, 1e-5) << o;
     EXPECT_GT(std::abs(folded.bias[o] - linear.bias[o]), 1e-3) << o;
   }
+  // So ahead of padding the fold is refused, unless beta is 0, where it changes no bias.
+  constexpr FoldedRows kPadded = FoldedRows::with_padding_after_the_norm;
+  EXPECT_THROW(fold_layer_norm_affine(gamma, beta, linear, kPadded), std::invalid_argument);
+  const std::vector<float> no_beta(in, 0.0f);
+  const Linear exact = fold_layer_norm_affine(gamma, no_beta, linear, kPadded);
+  EXPECT_EQ(exact.bias, linear.bias);
 }
 
 CaseLayouts layouts(std::int64_t width) {
