@@ -71,6 +71,9 @@ inline hipError_t hipMemcpy(void* destination, const void* source, std::size_t b
 inline hipError_t hipMemset(void* destination, int value, std::size_t bytes) {
   return cudaMemset(destination, value, bytes);
 }
+inline hipError_t hipMemGetInfo(std::size_t* free, std::size_t* total) {
+  return cudaMemGetInfo(free, total);
+}
 
 // ---- streams, events, graphs ----
 using hipStream_t = cudaStream_t;

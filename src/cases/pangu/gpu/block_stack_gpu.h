@@ -27,6 +27,11 @@ struct StackRun {
   std::int64_t activation_bytes = 0; // what the pool holds: the path's activations at their peak
   std::int64_t index_bytes = 0;      // the path's device maps or indices
   std::int64_t weight_bytes = 0;     // the same for both paths
+  // The device's own reading: its free memory before the path's weights were uploaded less its
+  // free memory after the graph's last replay, so the weights, maps, activations, the input and
+  // the instantiated graph, whatever the pool counts or not (in the driver's pages). The BLAS
+  // handle and its workspace exist before, shared by both paths.
+  std::int64_t device_bytes = 0;
 };
 
 // One run for the output, then the same run captured as one graph and replayed `replays` times

@@ -102,7 +102,10 @@ void stack_gates(const pangu::StackGrid& grid, const GateRequest& request, const
                     "one graph per path: native " + us_text(native) + ", generic " +
                         us_text(generic) + " (" + format_ratio(generic_us / native_us) +
                         "); device memory native " + format_bytes(native_bytes) + ", generic " +
-                        format_bytes(generic_bytes) + "; " + std::to_string(native.launches) +
+                        format_bytes(generic_bytes) + " (activations at their peak and maps), " +
+                        "as the device reads it native " + format_bytes(native.device_bytes) +
+                        ", generic " + format_bytes(generic.device_bytes) +
+                        " (weights, input and graph too); " + std::to_string(native.launches) +
                         " against " + std::to_string(generic.launches) + " launches"});
 }
 
