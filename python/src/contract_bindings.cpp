@@ -10,7 +10,6 @@
 
 #include "arguments.h"
 #include "json_to_python.h"
-#include "layoutcheck/check/lint.h"
 #include "layoutcheck/check/lint_report.h"
 #include "layoutcheck/render/lint_report.h"
 #include "layoutcheck/contract/contract.h"
@@ -141,17 +140,13 @@ py::object render(const py::handle& contract, const py::object& other, const py:
   return output;
 }
 
-// As `layoutcheck map`: the contract linted first, so a map is only ever one lint proves.
+// As `layoutcheck map`: loading lints the contract, so a map is only ever one lint proves.
 py::array_t<std::int32_t> gather_map(const py::handle& contract, bool reverse,
                                      std::int64_t max_elements, const py::kwargs& symbols) {
   const Contract loaded = contract_argument(contract, load_options(symbols, max_elements));
   if (!loaded.gather)
     throw_usage_error(loaded.name + " declares no gather: it has no index map",
                       "gather_map takes a contract with `gather: {field, token}`");
-  std::vector<Diagnostic> errors;
-  for (const Diagnostic& diagnostic : check_contract(loaded))
-    if (diagnostic.severity == Severity::error) errors.push_back(diagnostic);
-  if (!errors.empty()) throw InputError(errors);
   const GatherMap map = make_gather_map(loaded);
   const std::vector<std::int32_t> entries = reverse ? reverse_map(map) : map.slots;
   py::array_t<std::int32_t> array(static_cast<py::ssize_t>(entries.size()));

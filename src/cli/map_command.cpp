@@ -1,15 +1,14 @@
 // layoutcheck map CONTRACT -o FILE [--reverse] [--format npy|raw] [--set K=V]... : writes the
 // int32 index map of a contract that declares a gather (a window partition: each slot's source
 // token, -1 writing zero), or with --reverse its reverse (each token's slot: crop and un-shift),
-// so a kernel is fed the map lint proves, not one computed apart. The contract is linted first;
-// one with errors gets no map (exit 1, its diagnostics printed).
+// so a kernel is fed the map lint proves, not one computed apart. Loading lints the contract:
+// one with errors gets no map (exit 2, its diagnostics printed).
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "commands.h"
 #include "common.h"
-#include "layoutcheck/check/lint.h"
 #include "layoutcheck/contract/gather_map.h"
 #include "layoutcheck/render/npy.h"
 
@@ -37,16 +36,6 @@ int run_map(const MapOptions& options) {
   if (!contract.gather)
     usage(contract_argument_name(options.contract) + " declares no gather: it has no index map",
           "map takes a contract with `gather: {field, token}` (contracts/pangu/windows.yaml)");
-  bool errors = false;
-  for (const Diagnostic& diagnostic : check_contract(contract))
-    if (diagnostic.severity == Severity::error) {
-      std::cerr << diagnostic.str() << "\n";
-      errors = true;
-    }
-  if (errors) {
-    std::cerr << "layoutcheck map: no map written: the contract has errors (layoutcheck lint)\n";
-    return kFindings;
-  }
   const GatherMap map = make_gather_map(contract);
   const std::vector<std::int32_t> entries = options.reverse ? reverse_map(map) : map.slots;
   const std::string bytes = options.format == "npy" ? npy_int32(entries) : raw_int32(entries);

@@ -104,7 +104,10 @@ TEST(GateCommand, MalformedCallsAreUsageErrors) {
         "map_entry=25:0"},
        "(slot 24 reads token 1; in the contract's map it reads token 0)"},
       {{"operator=reverse", "grid=2,6,12", "width=192", "map_entry=0:1", "map_entry=1:0"},
-       "(token 0 comes from slot 1; in the contract's map it comes from slot 0)"}};
+       "(token 0 comes from slot 1; in the contract's map it comes from slot 0)"},
+      // A whole window of zero-writing slots more: whole windows, every token read once.
+      {{"operator=gather", "grid=2,6,12", "width=192", "map_length=288"},
+       "(the map has 288 entries where the contract's has 144)"}};
   for (const auto& [call, message] : refused) {
     const CliResult result = gate_call(call);
     EXPECT_EQ(result.exit_code, 2) << call.back() << "\n" << result.output;

@@ -170,7 +170,8 @@ TEST_F(HostileInput, ProfilesAtTheSizeCapAreReadInBoundedTimeAndMemory) {
                          },
                          kMaxProfiledOperators + 10)},
       2);
-  EXPECT_NE(rows.output_head.find("more than 262144 rows"), std::string::npos) << rows.output_head;
+  EXPECT_NE(rows.output_head.find("more than 262144 operators"), std::string::npos)
+      << rows.output_head;
   const Outcome keys = expect(
       "profile: an object of 6 million keys",
       {"profile", filled("keys.json", "{", "\"k", "\"z\": 0}",

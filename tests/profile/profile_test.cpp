@@ -120,6 +120,15 @@ TEST(ProfileTable, RowsOfOneOperatorAndShapeAreAddedIntoOne) {
   EXPECT_THAT(profile_markdown(profile, {}), HasSubstr("| operator | calls | device total | "
                                                        "CPU total | why it counts |"));
   EXPECT_EQ(parse_profile(fixture("pangu_by_input_shape.txt"), "t.txt").cpu_column, "Self CPU");
+  // A name the table cut to its column may stand for several operators: never added together.
+  const Profile cut = parse_profile(
+      rule + "           Name   Self CPU  CPU total  Self CUDA  # of Calls   Input Shapes\n" +
+          rule +
+          "   void at::...     10.0us     10.0us     30.0us           2         [[8]]\n"
+          "   void at::...     10.0us     10.0us     20.0us           3         [[8]]\n" +
+          rule,
+      "cut.txt");
+  EXPECT_EQ(cut.operators.size(), 2u);
 }
 
 TEST(ProfileTrace, KernelsBelongToTheirOperatorsAndWaitsAreFlagged) {

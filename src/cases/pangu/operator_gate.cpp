@@ -469,6 +469,7 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
     if (!dtype) bad_call("map_dtype=" + single["map_dtype"] + ": not a dtype");
     input.call.map_dtype = *dtype;
   }
+  const std::vector<std::int64_t> contract_map = input.call.map;
   if (single.contains("map_length")) {
     if (!gathers) bad_call("map_length applies to the gathers");
     const std::int64_t length = call_integer("map_length", single["map_length"]);
@@ -479,7 +480,6 @@ OperatorGateInput pangu_call_input(const std::vector<std::string>& call,
     check_elements(input.call.tensors[1], "map_length=" + single["map_length"]);
     input.call.map.resize(static_cast<std::size_t>(length), -1);
   }
-  const std::vector<std::int64_t> contract_map = input.call.map;
   std::set<std::int64_t> indices;
   for (const auto& [index, value] : entries) {
     if (index < 0 || index >= static_cast<std::int64_t>(input.call.map.size()))

@@ -4,15 +4,18 @@
 //                  2, a grid needing no padding, a single window, the shift wrapping across the
 //                  padding, constant rows, mean 1000 with spread 0.01 (and with fp16's finest
 //                  spread there, 0.5), mean 12 with spread 0.01, ±65504, subnormals, inf and
-//                  NaN) run on the kernels against the references; illegal ones (widths 191, 256,
-//                  96, fp32 and bf16, int64 or out-of-range maps, a map not whole windows,
-//                  mismatched residual shapes, rows not contiguous) refused before any launch;
+//                  NaN, the gather at 96 and 520 channels) run on the kernels against the
+//                  references; illegal ones (LayerNorm widths 191, 256, 96, a gather of 191
+//                  channels, fp32 and bf16, int64 or out-of-range maps, a map not whole windows or
+//                  breaking the index protocol, mismatched residual shapes, rows not contiguous)
+//                  refused before any launch;
 //   model gate     the Pangu-lite block stack, native against generic channel by channel: the
-//                  CPU model at a small grid here, the real grids on the GPU;
+//                  CPU model at two small grids here, the real grids on the GPU;
 //   end-to-end     time and device memory of that stack, native against generic (GPU only).
-// The host half (pangu_host_gates) refuses the illegal calls through check_pangu_call, runs the
-// CPU model gate and leaves a "not run" placeholder for every check only a GPU makes; the GPU
-// half (cases/pangu/gpu/operator_gate_gpu.h) replaces them.
+// The host half (pangu_host_gates) runs the CPU model gate, sees each illegal call refused by
+// check_pangu_call and leaves a "not run" placeholder for every check only a GPU makes (an illegal
+// call's too: that nothing reaches the device is seen there); the GPU half
+// (cases/pangu/gpu/operator_gate_gpu.h) replaces them.
 #pragma once
 
 #include <cstdint>

@@ -3,9 +3,9 @@
 // another slot than the producer put them, grouped by how far they move. A kernel reads whole
 // tokens, so this is the reviewer's unit, where the element runs of read_map.h are the offsets'.
 //
-//   4140 tokens move -114 slots (iz -1, ih -3, iw -6): x[1:8, 2:46, 3:90], e.g. x[1,2,3]: slot
-//   114 in the producer, 0 in the consumer
-// (a box the group does not fill is said "within x[...]").
+//   4140 tokens move -114 slots (iz -1, ih -3, iw -6): within x[1:8, 2:46, 3:90], e.g. x[1,2,3]:
+//   slot 114 in the producer, 0 in the consumer
+// ("within": the group does not fill the box of grid indices that holds it).
 #pragma once
 
 #include <cstddef>
@@ -52,8 +52,8 @@ std::optional<TokenMoves> compare_token_slots(const Contract& producer, const Co
 std::string token_box_text(const std::string& field, const std::vector<std::int64_t>& begin,
                            const std::vector<std::int64_t>& end);
 
-// "4140 tokens move -114 slots (iz -1, ih -3, iw -6): x[1:8, 2:46, 3:90], e.g. x[1,2,3]: slot 114
-// in the producer, 0 in the consumer"
+// "4140 tokens move -114 slots (iz -1, ih -3, iw -6): within x[1:8, 2:46, 3:90], e.g. x[1,2,3]:
+// slot 114 in the producer, 0 in the consumer"
 std::string token_group_text(const TokenMoves& moves, const TokenMoveGroup& group);
 
 // "iz -1, ih -3, iw -6"; "the same window coordinates" when only the window order differs; ""

@@ -1,8 +1,10 @@
 // A Kineto chrome trace (torch.profiler's export_chrome_trace): complete events ("ph": "X") of the
-// CPU operators ("cat": "cpu_op"), the device kernels, copies and sets ("kernel", "gpu_memcpy",
-// "gpu_memset") and the runtime calls ("cuda_runtime", "cuda_driver"). A kernel's time belongs to
-// the operator whose "External id" it carries; operators are grouped by name and input dims.
-// Events of any other phase or category (Python frames, flows, GPU annotations) are not read.
+// CPU operators ("cat": "cpu_op"), user regions ("user_annotation"), the device kernels, copies
+// and sets ("kernel", "gpu_memcpy", "gpu_memset") and the runtime calls ("cuda_runtime",
+// "cuda_driver"). A kernel's time belongs to the operator whose "External id" it carries;
+// operators are grouped by name and input dims. Events of any other phase or category (Python
+// frames, flows, GPU annotations) are not read, but every event must have its phase, and a
+// complete one its name and category.
 #include <cmath>
 #include <map>
 #include <set>
@@ -207,9 +209,10 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
     if (!std::isfinite(op.cpu_us))  // its device time is part of the finite total
       trace_error(file, printable(op.name) + ": its durations add up past what a double holds");
     op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
-    op.kind = annotations.contains(key) ? OperatorKind::region : operator_kind(op.name);
-    if (op.kind == OperatorKind::region && !annotations.contains(key))
-      op.kind = OperatorKind::compute;
+    const OperatorKind by_name = operator_kind(op.name);
+    op.kind = annotations.contains(key)         ? OperatorKind::region
+              : by_name == OperatorKind::region ? OperatorKind::compute
+                                                : by_name;
     profile.operators.push_back(std::move(op));
   }
   return profile;

@@ -304,11 +304,6 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     if (cell(line.text, *name).empty() && cell(line.text, *calls).empty() &&
         cell(line.text, *device).empty())
       continue;
-    if (profile.operators.size() == kMaxProfiledOperators)
-      fail(file, line.number,
-           "more than " + std::to_string(kMaxProfiledOperators) +
-               " rows: not a profile of a model",
-           "print the table of a few steps of the model");
     ProfiledOperator op;
     op.name = cell(line.text, *name);
     if (op.name.empty()) fail(file, line.number, "a row without a name");
@@ -335,15 +330,22 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     op.kind = operator_kind(op.name);
     if (average && op.calls > 0) note_average_below_self(profile, line, *average, op);
     profile.device_total_us += op.device_us;
-    const auto [known, first] =
-        row_of.try_emplace({op.name, op.input_shapes}, profile.operators.size());
-    if (!first) {
+    // A name or shapes the table cut to its column ("...") may stand for several: kept apart.
+    const bool cut = op.name.ends_with("...") || op.input_shapes.ends_with("...");
+    const auto known = cut ? row_of.end() : row_of.find({op.name, op.input_shapes});
+    if (known != row_of.end()) {
       ProfiledOperator& same = profile.operators[known->second];
       same.calls += op.calls;
       same.device_us += op.device_us;
       same.cpu_us += op.cpu_us;
       continue;
     }
+    if (profile.operators.size() == kMaxProfiledOperators)
+      fail(file, line.number,
+           "more than " + std::to_string(kMaxProfiledOperators) +
+               " operators (rows of another name or input shapes): not a profile of a model",
+           "print the table of a few steps of the model");
+    if (!cut) row_of.emplace(std::make_pair(op.name, op.input_shapes), profile.operators.size());
     profile.operators.push_back(std::move(op));
   }
   if (!closed)

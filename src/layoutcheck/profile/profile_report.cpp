@@ -134,7 +134,7 @@ std::string profile_markdown(const Profile& profile, const ProfileOptions& optio
   } else {
     text +=
         "| operator | calls | device total | " +
-        (profile.cpu_column.empty() ? std::string("CPU total") : profile.cpu_column) +
+        (profile.cpu_column.empty() ? std::string("CPU") : profile.cpu_column) +
         " | why it counts |\n|---|---|---|---|---|\n";
     for (const ProfiledOperator* op : costs)
       text += "| " + cell(op->name) + " | " + std::to_string(op->calls) + " | " +
