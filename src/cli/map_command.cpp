@@ -24,18 +24,15 @@ struct MapOptions {
   std::int64_t max_elements = kDefaultElementCap;
 };
 
-[[noreturn]] void usage(const std::string& message, const std::string& fix) {
-  throw InputError(
-      Diagnostic{SourceLocation{"<command line>"}, Severity::error, "usage", message, fix});
-}
-
 int run_map(const MapOptions& options) {
-  if (options.output.empty()) usage("-o needs a file name", "give a path, or - for standard output");
+  if (options.output.empty())
+    throw_usage_error("-o needs a file name", "give a path, or - for standard output");
   const Contract contract = load_contract_argument(
       options.contract, load_options_from(options.assignments, options.max_elements));
   if (!contract.gather)
-    usage(contract_argument_name(options.contract) + " declares no gather: it has no index map",
-          "map takes a contract with `gather: {field, token}` (contracts/pangu/windows.yaml)");
+    throw_usage_error(
+        contract_argument_name(options.contract) + " declares no gather: it has no index map",
+        "map takes a contract with `gather: {field, token}` (contracts/pangu/windows.yaml)");
   const GatherMap map = make_gather_map(contract);
   const std::vector<std::int32_t> entries = options.reverse ? reverse_map(map) : map.slots;
   const std::string bytes = options.format == "npy" ? npy_int32(entries) : raw_int32(entries);

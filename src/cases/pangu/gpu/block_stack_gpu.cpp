@@ -260,10 +260,6 @@ std::int64_t free_device_bytes(const Stream& stream) {
 StackRun time_gpu_block_stack(const BlockStack& stack, pangu::StackPath path,
                               const std::vector<fp16_bits>& input, const Stream& stream,
                               int warmup, int replays) {
-  {  // the calling thread's BLAS handle made now, so that neither path's reading holds it
-    DeviceBuffer<std::uint16_t> one(64, 0);
-    kernels::gemm_f16(one.data(), one.data(), one.data() + 32, 1, 1, 8, stream.get());
-  }
   const std::int64_t free_before = free_device_bytes(stream);
   GpuBlockOps ops(stack, stream.get());
   const DeviceBuffer<std::uint16_t> x{std::span<const std::uint16_t>(input)};

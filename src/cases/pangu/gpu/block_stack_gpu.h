@@ -29,10 +29,10 @@ struct StackRun {
   std::int64_t weight_bytes = 0;     // the same for both paths
   // The device's own reading: its free memory before the path's weights were uploaded less its
   // free memory after the graph's last replay, so the weights, maps, activations, the input and
-  // the instantiated graph, whatever the pool counts or not (in the driver's pages). The BLAS
-  // handle and its workspace exist before, shared by both paths; kernel modules a path loads
-  // first count for it (the gate runs both paths once before). Free memory is the device's, so
-  // another process's allocations move it; a reading below 0 is taken as 0.
+  // the instantiated graph, whatever the pool counts or not (in the driver's pages). What a path
+  // makes at its first run on a thread (the BLAS handle and workspace, the kernel modules) counts
+  // for it: to compare paths, run each once before (the gate does). Free memory is the device's,
+  // so another process's allocations move it; a reading below 0 is taken as 0.
   std::int64_t device_bytes = 0;
 };
 

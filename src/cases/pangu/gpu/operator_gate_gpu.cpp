@@ -85,8 +85,8 @@ void stack_gates(const pangu::StackGrid& grid, const GateRequest& request, const
                                  grid.channels, pangu::kGateStackBlocks),
       grid.heads, 41);
   const Values input = pangu::stack_input(stack, 42);
-  // Each path run once first, so that neither path's memory reading holds the kernels' modules,
-  // which the runtime loads at their first launch, whichever path launches them first.
+  // Each path run once first, so that neither path's memory reading holds what the first run on
+  // this thread makes for both: the BLAS handle and its workspace, the kernels' modules.
   for (const pangu::StackPath path : {pangu::StackPath::generic, pangu::StackPath::native})
     (void)run_gpu_block_stack(stack, path, input);
   const StackRun generic =
