@@ -1,6 +1,7 @@
 // The GEMM of gemm.h. The tiled kernel: a block computes a 64 x 64 tile of out from 16-wide
 // slices of x and weight staged in shared memory as fp32, each thread a 4 x 4 piece of the tile;
 // edges are guarded, so any m, n, k works. Nothing here depends on the wave size.
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -59,20 +60,38 @@ void require_sizes(std::int64_t m, std::int64_t n, std::int64_t k) {
 }
 
 #if defined(LC_GPU_VENDOR_NVIDIA)
-// One handle per host thread, with its own workspace: cuBLAS then allocates nothing while a
-// graph is being captured.
+// One handle per host thread, and a workspace of its own for each stream it runs on (as cuBLAS's
+// default pool is), so GEMMs on two streams never share one. cublasSetStream drops the workspace
+// set before it, so both are set before every GEMM; without that cuBLAS falls back
+// to its default pool, which it allocates at a stream's first GEMM. A stream's workspace is made
+// at its first GEMM outside a graph capture, so nothing is allocated while capturing.
 class CublasHandle {
  public:
-  CublasHandle() {
-    check(cublasCreate(&handle_), "cublasCreate");
-    LC_GPU_CHECK(hipMalloc(&workspace_, kWorkspaceBytes));
-    check(cublasSetWorkspace(handle_, workspace_, kWorkspaceBytes), "cublasSetWorkspace");
-  }
+  CublasHandle() { check(cublasCreate(&handle_), "cublasCreate"); }
   ~CublasHandle() {
     cublasDestroy(handle_);
-    (void)hipFree(workspace_);
+    for (const auto& [stream, workspace] : workspaces_) (void)hipFree(workspace);
   }
-  cublasHandle_t get() const { return handle_; }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+
+  cublasHandle_t on(hipStream_t stream) {
+    void*& workspace = workspaces_[stream];
+    if (workspace == nullptr) {
+      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+      LC_GPU_CHECK(cudaStreamIsCapturing(stream, &capture));
+      if (capture != cudaStreamCaptureStatusNone) {
+        workspaces_.erase(stream);
+        throw gpu::GpuError(
+            "gemm_f16: first GEMM on a stream inside a graph capture; run it once on that stream "
+            "before capturing, so that its cuBLAS workspace exists");
+      }
+      LC_GPU_CHECK(hipMalloc(&workspace, kWorkspaceBytes));
+    }
+    check(cublasSetStream(handle_, stream), "cublasSetStream");
+    check(cublasSetWorkspace(handle_, workspace, kWorkspaceBytes), "cublasSetWorkspace");
+    return handle_;
+  }
   static void check(cublasStatus_t status, const char* call) {
     if (status != CUBLAS_STATUS_SUCCESS)
       throw gpu::GpuError(std::string(call) + " failed: " + cublasGetStatusString(status));
@@ -81,7 +100,7 @@ class CublasHandle {
  private:
   static constexpr std::size_t kWorkspaceBytes = std::size_t{32} << 20;
   cublasHandle_t handle_ = nullptr;
-  void* workspace_ = nullptr;
+  std::map<hipStream_t, void*> workspaces_;
 };
 #endif
 
@@ -110,12 +129,12 @@ void gemm_f16(const std::uint16_t* x, const std::uint16_t* weight, std::uint16_t
               std::int64_t m, std::int64_t n, std::int64_t k, hipStream_t stream) {
 #if defined(LC_GPU_VENDOR_NVIDIA)
   require_sizes(m, n, k);
-  thread_local CublasHandle handle;
-  CublasHandle::check(cublasSetStream(handle.get(), stream), "cublasSetStream");
+  thread_local CublasHandle blas;
+  const cublasHandle_t handle = blas.on(stream);
   const float one = 1.0f, zero = 0.0f;
   // Row-major out = x · wᵀ is column-major outᵀ (n x m) = w (n x k, stored k-major) · xᵀ.
   CublasHandle::check(
-      cublasGemmEx(handle.get(), CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n),
+      cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n),
                    static_cast<int>(m), static_cast<int>(k), &one, weight, CUDA_R_16F,
                    static_cast<int>(k), x, CUDA_R_16F, static_cast<int>(k), &zero, out,
                    CUDA_R_16F, static_cast<int>(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),

@@ -239,8 +239,8 @@ class GpuBlockOps {
 }  // namespace
 
 std::vector<fp16_bits> run_gpu_block_stack(const BlockStack& stack, pangu::StackPath path,
-                                           const std::vector<fp16_bits>& input) {
-  const Stream stream;
+                                           const std::vector<fp16_bits>& input,
+                                           const Stream& stream) {
   GpuBlockOps ops(stack, stream.get());
   const DeviceBuffer<std::uint16_t> x{std::span<const std::uint16_t>(input)};
   const GpuBlockOps::Tensor out = pangu::run_block_stack(ops, stack, path, ops.input(x));
@@ -248,6 +248,12 @@ std::vector<fp16_bits> run_gpu_block_stack(const BlockStack& stack, pangu::Stack
   std::vector<fp16_bits> host(static_cast<std::size_t>(out.elements()));
   LC_GPU_CHECK(hipMemcpy(host.data(), out.data(), host.size() * 2, hipMemcpyDeviceToHost));
   return host;
+}
+
+std::vector<fp16_bits> run_gpu_block_stack(const BlockStack& stack, pangu::StackPath path,
+                                           const std::vector<fp16_bits>& input) {
+  const Stream stream;
+  return run_gpu_block_stack(stack, path, input, stream);
 }
 
 std::int64_t free_device_bytes(const Stream& stream) {

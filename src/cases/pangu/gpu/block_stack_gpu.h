@@ -15,7 +15,11 @@
 
 namespace layoutcheck::gpu {
 
-// The stack's output along `path`, one uncaptured run (the gates' view).
+// The stack's output along `path`, one uncaptured run (the gates' view), on `stream` or on a
+// stream of its own.
+std::vector<fp16_bits> run_gpu_block_stack(const pangu::BlockStack& stack, pangu::StackPath path,
+                                           const std::vector<fp16_bits>& input,
+                                           const Stream& stream);
 std::vector<fp16_bits> run_gpu_block_stack(const pangu::BlockStack& stack, pangu::StackPath path,
                                            const std::vector<fp16_bits>& input);
 
@@ -30,8 +34,9 @@ struct StackRun {
   // The device's own reading: its free memory before the path's weights were uploaded less its
   // free memory after the graph's last replay, so the weights, maps, activations, the input and
   // the instantiated graph, whatever the pool counts or not (in the driver's pages). What a path
-  // makes at its first run on a thread (the BLAS handle and workspace, the kernel modules) counts
-  // for it: to compare paths, run each once before (the gate does). Free memory is the device's,
+  // makes at its first run on a thread or stream (the BLAS handle, the stream's BLAS workspace, the
+  // kernel modules) counts for it: to compare paths, run each once before on the same stream (the
+  // gate does). Free memory is the device's,
   // so another process's allocations move it; a reading below 0 is taken as 0.
   std::int64_t device_bytes = 0;
 };

@@ -85,10 +85,10 @@ void stack_gates(const pangu::StackGrid& grid, const GateRequest& request, const
                                  grid.channels, pangu::kGateStackBlocks),
       grid.heads, 41);
   const Values input = pangu::stack_input(stack, 42);
-  // Each path run once first, so that neither path's memory reading holds what the first run on
-  // this thread makes for both: the BLAS handle and its workspace, the kernels' modules.
+  // Each path run once first on the stream the readings use, so that neither reading holds what
+  // a first run makes for both: the BLAS handle, the stream's BLAS workspace, the kernels' modules.
   for (const pangu::StackPath path : {pangu::StackPath::generic, pangu::StackPath::native})
-    (void)run_gpu_block_stack(stack, path, input);
+    (void)run_gpu_block_stack(stack, path, input, stream);
   const StackRun generic =
       time_gpu_block_stack(stack, pangu::StackPath::generic, input, stream, 3, 10);
   const StackRun native = time_gpu_block_stack(stack, pangu::StackPath::native, input, stream, 3, 10);

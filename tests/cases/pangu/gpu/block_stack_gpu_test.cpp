@@ -16,6 +16,7 @@
 #include "gpu/gpu_test_support.h"
 #include "kernels/gemm.h"
 #include "layoutcheck/gpu/buffer.h"
+#include "layoutcheck/gpu/check.h"
 #include "layoutcheck/gpu/stream.h"
 
 namespace layoutcheck::gpu {
@@ -64,6 +65,45 @@ TEST(PanguGemm, BothImplementationsGiveTheFp32Product) {
       }
     }
   }
+}
+
+// cuBLAS drops a workspace set before cublasSetStream; gemm_f16 sets its own for every stream,
+// made outside a capture, so a captured GEMM allocates nothing and one that would is refused.
+TEST(PanguGemm, ACapturedGemmMatchesItsFirstRunAndAFirstGemmInACaptureIsRefused) {
+  LC_REQUIRE_GPU();
+  const std::int64_t m = 300, n = 576, k = 192;
+  const auto x = unit_halves(static_cast<std::size_t>(m * k), 3);
+  const auto w = unit_halves(static_cast<std::size_t>(n * k), 4);
+  const DeviceBuffer<std::uint16_t> dx{std::span<const std::uint16_t>(x)},
+      dw{std::span<const std::uint16_t>(w)};
+  DeviceBuffer<std::uint16_t> first(static_cast<std::size_t>(m * n)),
+      captured(static_cast<std::size_t>(m * n));
+  const auto gemm_into = [&](DeviceBuffer<std::uint16_t>& out) {
+    return [&](hipStream_t s) { kernels::gemm_f16(dx.data(), dw.data(), out.data(), m, n, k, s); };
+  };
+  const Stream stream(Stream::Kind::non_blocking);
+  gemm_into(first)(stream.get());
+  const Graph graph(stream, gemm_into(captured));
+  graph.launch(stream);
+  stream.synchronize();
+  EXPECT_EQ(captured.to_host(), first.to_host());
+
+  const Stream fresh(Stream::Kind::non_blocking);
+  if (std::string(kernels::gemm_implementation()) == "cuBLAS") {
+    try {
+      const Graph refused(fresh, gemm_into(captured));
+      FAIL() << "a first cuBLAS GEMM inside a capture was not refused";
+    } catch (const GpuError& error) {
+      EXPECT_NE(std::string(error.what()).find("inside a graph capture"), std::string::npos)
+          << error.what();
+    }
+  } else {
+    EXPECT_NO_THROW({ const Graph accepted(fresh, gemm_into(captured)); });  // no workspace
+  }
+  // The stream is usable after the refused capture.
+  gemm_into(captured)(fresh.get());
+  fresh.synchronize();
+  EXPECT_EQ(captured.to_host(), first.to_host());
 }
 
 TEST(PanguBlockStackGpu, MatchesTheCpuModelAtASmallGrid) {
