@@ -62,14 +62,14 @@ void require_sizes(std::int64_t m, std::int64_t n, std::int64_t k) {
 #if defined(LC_GPU_VENDOR_NVIDIA)
 // One handle per host thread, and a workspace of its own for each stream it runs on (as cuBLAS's
 // default pool is), so GEMMs on two streams never share one. cublasSetStream drops the workspace
-// set before it, so both are set before every GEMM; without that cuBLAS falls back
-// to its default pool, which it allocates at a stream's first GEMM. A stream's workspace is made
-// at its first GEMM outside a graph capture, so nothing is allocated while capturing.
+// set before it, so both are set before every GEMM; without that cuBLAS falls back to its default
+// pool, which it allocates at a stream's first GEMM. A stream's workspace is made (and the handle
+// at the thread's first) outside a graph capture, so nothing is allocated while capturing.
 class CublasHandle {
  public:
-  CublasHandle() { check(cublasCreate(&handle_), "cublasCreate"); }
+  CublasHandle() = default;
   ~CublasHandle() {
-    cublasDestroy(handle_);
+    if (handle_ != nullptr) cublasDestroy(handle_);
     for (const auto& [stream, workspace] : workspaces_) (void)hipFree(workspace);
   }
   CublasHandle(const CublasHandle&) = delete;
@@ -86,6 +86,7 @@ class CublasHandle {
             "gemm_f16: first GEMM on a stream inside a graph capture; run it once on that stream "
             "before capturing, so that its cuBLAS workspace exists");
       }
+      if (handle_ == nullptr) check(cublasCreate(&handle_), "cublasCreate");
       LC_GPU_CHECK(hipMalloc(&workspace, kWorkspaceBytes));
     }
     check(cublasSetStream(handle_, stream), "cublasSetStream");
