@@ -256,12 +256,16 @@ std::vector<fp16_bits> run_gpu_block_stack(const BlockStack& stack, pangu::Stack
   return run_gpu_block_stack(stack, path, input, stream);
 }
 
+namespace {
+
 std::int64_t free_device_bytes(const Stream& stream) {
   stream.synchronize();
   std::size_t free = 0, total = 0;
   LC_GPU_CHECK(hipMemGetInfo(&free, &total));
   return static_cast<std::int64_t>(free);
 }
+
+}  // namespace
 
 StackRun time_gpu_block_stack(const BlockStack& stack, pangu::StackPath path,
                               const std::vector<fp16_bits>& input, const Stream& stream,

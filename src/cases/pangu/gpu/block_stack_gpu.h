@@ -31,13 +31,13 @@ struct StackRun {
   std::int64_t activation_bytes = 0; // what the pool holds: the path's activations at their peak
   std::int64_t index_bytes = 0;      // the path's device maps or indices
   std::int64_t weight_bytes = 0;     // the same for both paths
-  // The device's own reading: its free memory before the path's weights were uploaded less its
-  // free memory after the graph's last replay, so the weights, maps, activations, the input and
-  // the instantiated graph, whatever the pool counts or not (in the driver's pages). What a path
-  // makes at its first run on a thread or stream (the BLAS handle, the stream's BLAS workspace, the
+  // The device's own reading: its free memory before the path's weights were uploaded less its free
+  // memory after the graph's last replay, so the weights, maps, activations, the input and the
+  // instantiated graph, whatever the pool counts or not (in the driver's pages). What a path makes
+  // at its first run on a thread or stream (the BLAS handle, the stream's BLAS workspace, the
   // kernel modules) counts for it: to compare paths, run each once before on the same stream (the
-  // gate does). Free memory is the device's,
-  // so another process's allocations move it; a reading below 0 is taken as 0.
+  // gate does). Free memory is the device's, so another process's allocations move it; a reading
+  // below 0 is taken as 0.
   std::int64_t device_bytes = 0;
 };
 
