@@ -217,7 +217,9 @@ TEST(ProfileErrors, ImpossibleTimesAreErrorsNotFigures) {
   EXPECT_THAT(error_of(header + "a::b    35.2ms           0\n----  ----------  ----------\n"),
               HasSubstr("p.txt:4:1: error[profile]: '# of Calls' of a::b is 0 but its device "
                         "time is '35.2ms'"));
-  EXPECT_EQ(error_of(header + "a::b     0.0us           0\n----  ----------  ----------\n"), "");
+  EXPECT_EQ(error_of(header + "a::b     0.0us           0\nc::d     1.0us           1\n"
+                              "----  ----------  ----------\n"),
+            "");  // no calls and no time: a row, not a contradiction
   const auto trace = [](const std::string& dur) {
     return "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
            "\"dur\": " + dur + "}]}";
@@ -250,8 +252,16 @@ TEST(ProfileErrors, AnEventOfTheWrongShapeNamesItsLine) {
                        "\"kernel\", \"name\": \"k2\", \"dur\": -1}]}"),
               HasSubstr("p.txt:4:1: error[profile]: traceEvents[1] (k2): \"dur\" is not a "
                         "duration"));
-  EXPECT_THAT(error_of("[" + kernel + "]"),
-              HasSubstr("p.txt: error[profile]: a JSON array: a trace in the array format"));
+  for (const std::string& array : {"[" + kernel + "]", std::string("[1, 2, 3]"),
+                                    std::string("[\"a\"]"), std::string(" [ ]")})
+    EXPECT_THAT(error_of(array), HasSubstr("p.txt: error[profile]: a JSON array, not a chrome "
+                                           "trace as Kineto writes it"))
+        << array;
+  // A log line above a table is not an array.
+  EXPECT_THAT(error_of("[W kineto_shim.cpp:40] Warning\n"), HasSubstr("no operator table here"));
+  EXPECT_THAT(error_of(std::string("\x1f\x8b\x08\x00", 4) + "gz"),
+              HasSubstr("p.txt: error[profile]: a gzip-compressed file (a trace saved as "
+                        ".json.gz?) (fix: decompress it first: gunzip -c FILE"));
   EXPECT_THAT(error_of(trace("[1]")),
               HasSubstr("p.txt:3:1: error[profile]: traceEvents[1] (aten::add): \"args\" is not "
                         "an object"));
@@ -266,6 +276,12 @@ TEST(ProfileErrors, AnEventWithoutWhatItNeedsIsAnErrorNotSkipped) {
     return "{\"traceEvents\": [\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
            "\"dur\": 5},\n  " + event + "\n]}";
   };
+  // A complete event without its duration would count as no time at all.
+  EXPECT_THAT(error_of(trace("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\"}")),
+              HasSubstr("p.txt:3:1: error[profile]: traceEvents[1] (k2): a complete event "
+                        "(\"ph\": \"X\") without a \"dur\""));
+  EXPECT_THAT(error_of(trace("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\"}")),
+              HasSubstr("traceEvents[1] (a): a complete event (\"ph\": \"X\") without a \"dur\""));
   EXPECT_EQ(error_of(trace("{\"ph\": \"M\", \"name\": \"process_name\"}")), "");
   EXPECT_EQ(error_of(trace("{\"ph\": \"i\", \"s\": \"g\"}")), "");  // phases not read
   EXPECT_THAT(error_of(trace("{\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": 500}")),
@@ -294,6 +310,15 @@ TEST(ProfileErrors, NothingToRankIsAnError) {
   EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
                        "\"name\": \"aten::add\", \"dur\": 5}]}"),
               HasSubstr(no_device));
+  // Device events or rows that took no time: nothing to rank either, never an empty ranking.
+  EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+                       "\"dur\": 0}]}"),
+              HasSubstr("p.txt: error[profile]: every device event's \"dur\" is 0: nothing can be "
+                        "ranked"));
+  EXPECT_THAT(error_of(rule + "Name   Self CUDA  # of Calls\n" + rule +
+                       "a::b     0.000us        112\nc::d     0.000us          3\n" + rule),
+              HasSubstr("p.txt:6:1: error[profile]: no row took device time ('Self CUDA' is 0 on "
+                        "every row): nothing to rank"));
 }
 
 // Times past what a double holds, and a totals line of nothing under rows that took time.
@@ -304,15 +329,23 @@ TEST(ProfileErrors, TimesMustBeFiniteAndTotalsNotZeroUnderTimedRows) {
   EXPECT_THAT(error_of(wide + "Name  Self CUDA" + std::string(303, ' ') + "# of Calls\n" + wide +
                        "a::b  " + std::string(305, '9') + "s      1\n" + wide),
               HasSubstr("'Self CUDA' of a::b is '999"));
+  // Past a day: a corrupt number, which would rank first and make every other share 0 %.
   EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
-                       "\"dur\": 1e308}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
-                       "\"dur\": 1e308}]}"),
-              HasSubstr("add up past what a double holds"));
+                       "\"dur\": 1}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", "
+                       "\"dur\": 1e300}]}"),
+              HasSubstr("traceEvents[1] (k2): \"dur\" is 1e+300 µs, more than a day"));
   EXPECT_THAT(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", "
-                       "\"dur\": 1e308}, {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", "
-                       "\"dur\": 1e308}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+                       "\"dur\": 86400000001}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
                        "\"dur\": 1}]}"),
-              HasSubstr("a: its durations add up past what a double holds"));
+              HasSubstr("traceEvents[0] (a): \"dur\" is 86400000001 µs, more than a day"));
+  EXPECT_EQ(error_of("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+                     "\"dur\": 86400000000}]}"),
+            "");  // a day exactly
+  EXPECT_THAT(error_of(header + "a::b     2.0e9s          1\n" + rule),
+              HasSubstr("p.txt:4:1: error[profile]: 'Self CUDA' of a::b is '2.0e9s'"));
+  EXPECT_THAT(error_of(header + "a::b  86401.0s           1\n" + rule),
+              HasSubstr("p.txt:4:1: error[profile]: 'Self CUDA' of a::b is '86401.0s', more than "
+                        "a day"));
   const std::string rows = header + "a::b     1.0us           1\nc::d     1.0us           1\n" + rule;
   EXPECT_EQ(error_of(rows + "Self CUDA time total: 2.000us\n"), "");
   EXPECT_EQ(error_of(rows + "Self CUDA time total: 7.000us\n"), "");  // rows left out
@@ -436,6 +469,14 @@ TEST(ProfileReport, NamesCannotBreakTheMarkdown) {
   const std::string markdown = profile_markdown(profile, ProfileOptions{});
   EXPECT_THAT(markdown, HasSubstr("| k\\|\\\\x0a\\\\x0a## Forged |"));
   EXPECT_THAT(markdown, Not(HasSubstr("\n## Forged")));
+  // Bytes that are not UTF-8 (a name cut inside a character) leave the page valid text.
+  const Profile cut = parse_profile(
+      "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\xff\xfe\", "
+      "\"dur\": 5}]}",
+      "p.json");
+  const std::string cut_markdown = profile_markdown(cut, ProfileOptions{});
+  EXPECT_THAT(cut_markdown, HasSubstr("| k\xef\xbf\xbd\xef\xbf\xbd |"));
+  EXPECT_EQ(cut_markdown.find('\xff'), std::string::npos);
 }
 
 // Shapes whose element count is past 64 bits: an estimate in double, never a wrapped count.

@@ -5,7 +5,6 @@
 // operators are grouped by name and input dims. Events of any other phase or category (Python
 // frames, flows, GPU annotations) are not read, but every event must have its phase, and a
 // complete one its name and category.
-#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -45,14 +44,17 @@ const std::string* string_member(const Json& event, std::string_view key) {
   return value != nullptr && value->kind() == Json::Kind::string ? &value->as_string() : nullptr;
 }
 
-// The event's "dur" in µs, 0 where it has none; a negative, infinite or non-numeric one is an
-// error naming the event, never a time.
+// The event's "dur" in µs. A complete event always has one: a missing one would drop the event's
+// time from the ranking. Missing, negative, non-numeric or past a day: an error naming the event,
+// never a time.
 double duration(const Event& event) {
   const Json* value = event.json.find("dur");
-  if (value == nullptr) return 0;
+  if (value == nullptr) event.fail("a complete event (\"ph\": \"X\") without a \"dur\"");
   const bool number = value->kind() == Json::Kind::integer || value->kind() == Json::Kind::number;
-  if (!number || !std::isfinite(value->as_double()) || value->as_double() < 0)
+  if (!number || !(value->as_double() >= 0))
     event.fail("\"dur\" is not a duration in µs (a number, 0 or more)");
+  if (value->as_double() > kMaxProfiledMicroseconds)
+    event.fail("\"dur\" is " + value->dump() + " µs, more than a day: not a duration");
   return value->as_double();
 }
 
@@ -203,11 +205,11 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
                 "no device events (\"ph\": \"X\" of \"cat\" kernel, gpu_memcpy or gpu_memset): "
                 "nothing here ran on a GPU, so nothing can be ranked by device time",
                 "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
-  if (!std::isfinite(profile.device_total_us))
-    trace_error(file, "the device events' durations add up past what a double holds");
+  if (profile.device_total_us == 0)
+    trace_error(file,
+                "every device event's \"dur\" is 0: nothing can be ranked by device time",
+                "export the trace with prof.export_chrome_trace(path), unedited");
   for (auto& [key, op] : by_key) {
-    if (!std::isfinite(op.cpu_us))  // its device time is part of the finite total
-      trace_error(file, printable(op.name) + ": its durations add up past what a double holds");
     op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
     const OperatorKind by_name = operator_kind(op.name);
     op.kind = annotations.contains(key)         ? OperatorKind::region
@@ -219,18 +221,22 @@ Profile parse_chrome_trace(std::string_view text, const std::string& file) {
 }
 
 Profile parse_profile(std::string_view text, const std::string& file) {
+  // export_chrome_trace writes gzip when the path ends in .gz: said, not read as a bad table.
+  if (text.substr(0, 2) == "\x1f\x8b")
+    trace_error(file, "a gzip-compressed file (a trace saved as .json.gz?)",
+                "decompress it first: gunzip -c FILE | layoutcheck profile -");
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') return parse_chrome_trace(text, file);
-  // "[{" or "[]": a trace in the array format. "[W kineto_shim.cpp:…] Warning" is a log line
-  // above a table.
+  // "[{", "[]", "[1", "[\"": a JSON array (a trace in the array format, which Kineto does not
+  // write, or other JSON). "[W kineto_shim.cpp:…] Warning" is a log line above a table.
   const auto after_bracket = first == std::string_view::npos
                                  ? std::string_view::npos
                                  : text.find_first_not_of(" \t\r\n", first + 1);
   if (first != std::string_view::npos && text[first] == '[' &&
-      (after_bracket == std::string_view::npos || text[after_bracket] == '{' ||
-       text[after_bracket] == ']'))
-    trace_error(file, "a JSON array: a trace in the array format, which Kineto does not write",
+      (after_bracket == std::string_view::npos ||
+       std::string_view("{}[]\"-0123456789").find(text[after_bracket]) != std::string_view::npos))
+    trace_error(file, "a JSON array, not a chrome trace as Kineto writes it",
                 "export the trace with prof.export_chrome_trace(path): {\"traceEvents\": [...]}");
   return parse_operator_table(text, file);
 }

@@ -318,6 +318,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
            "'" + device->name + "' of " + op.name + " is '" + device_time +
                "', not a time (a number with s, ms, us or ns)");
     op.device_us = *device_us;
+    if (op.device_us > kMaxProfiledMicroseconds)
+      fail(file, line.number,
+           "'" + device->name + "' of " + op.name + " is '" + device_time +
+               "', more than a day: not the time of a profiled run");
     if (op.calls == 0 && op.device_us > 0)
       fail(file, line.number,
            "'# of Calls' of " + op.name + " is 0 but its device time is '" + device_time +
@@ -354,9 +358,10 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
   if (profile.operators.empty())
     fail(file, line.number, "the table has no rows: nothing was profiled",
          "profile a run that launches work on the device");
-  if (!std::isfinite(profile.device_total_us))
-    fail(file, line.number, "the rows' device times add up past what a double holds");
-  const bool rows_have_time = profile.device_total_us > 0;
+  if (profile.device_total_us == 0)
+    fail(file, line.number,
+         "no row took device time ('" + device->name + "' is 0 on every row): nothing to rank",
+         "profile a run that launches work on the device");
   for (Line after; lines.next(after);) {
     // A dashed line, a line and a dashed line: another table's head. A dashed line alone is the
     // log's own and is passed over, as any other text after the table.
@@ -375,9 +380,11 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
     if (!is_device_self(line.substr(0, colon))) continue;
     const std::optional<double> total = microseconds(line.substr(colon + 13));
     if (!total) fail(file, after.number, "'" + line + "' does not end with a time");
+    if (*total > kMaxProfiledMicroseconds)
+      fail(file, after.number, "'" + line + "' is more than a day: not the time of a profiled run");
     // Taken as given otherwise: the rows count a kernel's time twice (on its operator and on its
     // own row), and annotations not at all, so they add up to more or less than the total.
-    if (*total == 0 && rows_have_time)
+    if (*total == 0)
       fail(file, after.number,
            "'" + line + "' is zero under rows that took device time: the table and its totals "
            "do not belong together",

@@ -36,6 +36,11 @@ struct ProfiledOperator {
 // 3 million operators, 800 MB).
 inline constexpr std::size_t kMaxProfiledOperators = std::size_t{1} << 18;
 
+// The longest time a profile may give (an event's duration, a row's device time, a total): a day,
+// far past a profile of a few steps. Longer is not a time but a corrupt number, which would rank
+// first and turn every share into 0 %; below it no sum of a capped profile can overflow.
+inline constexpr double kMaxProfiledMicroseconds = 86400e6;
+
 // Notes on rows a profile holds that cannot all be true, kept in the report; past this many,
 // only their count.
 inline constexpr std::size_t kMaxProfileNotes = 20;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/contract/utf8.h"
 #include "layoutcheck/profile/operator_kind.h"
 #include "layoutcheck/profile/profile.h"
 
@@ -92,10 +93,11 @@ std::string why(OperatorKind kind) {
 
 // Markdown table cells must not break the table: control characters (a newline would end the row
 // and could start a heading of its own) are written as escapes; backslashes and pipes escaped, so
-// no pipe of the name ends its cell.
+// no pipe of the name ends its cell. Bytes that are not UTF-8 (a name the table cut inside a
+// character) become U+FFFD, as in the JSON, so the page stays valid text.
 std::string cell(std::string_view name) {
   std::string text;
-  for (const char c : printable(name)) {
+  for (const char c : printable(with_invalid_utf8_replaced(name))) {
     if (c == '\\' || c == '|') text += '\\';
     text += c;
   }
