@@ -120,7 +120,7 @@ Command setup_cases_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "cases", "List the cases: their buffers, kernel ABIs, decoders and CPU mutants");
   app->add_flag("--json", *json, "Print the list as JSON");
-  return {app, [json] { return run_cases(*json); }};
+  return {app, [json] { return run_cases(*json); }, [json] { return *json; }};
 }
 
 }  // namespace layoutcheck::cli

@@ -18,6 +18,7 @@
 
 #include "layoutcheck/contract/expression.h"
 #include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/render/diagnostic_json.h"
 
 namespace layoutcheck::cli {
 
@@ -143,6 +144,18 @@ void write_output_file(const std::string& path, std::string_view contents) {
         "cannot write " + path + (error != 0 ? std::string(": ") + std::strerror(error) : ""),
         "check that the directory exists and is writable"});
   }
+}
+
+int report_input_error(bool json, const std::string& command, const std::string& message,
+                       const std::string& log) {
+  std::cerr << "layoutcheck " << command << ": " << message << (log.empty() ? "" : ":\n" + log)
+            << "\n";
+  if (json)
+    std::cout << errors_to_json({Diagnostic{{}, Severity::error, command,
+                                            log.empty() ? message : message + ":\n" + log, ""}})
+                     .dump()
+              << "\n";
+  return kInputError;
 }
 
 int finish_standard_output(int exit_code) {

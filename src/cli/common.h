@@ -81,6 +81,12 @@ std::string self_executable();
 // "cannot write out/x.svg: No such file or directory".
 void write_output_file(const std::string& path, std::string_view contents);
 
+// An input error a command finds itself rather than throws (a compiler log of many lines, kept
+// as it is): "layoutcheck COMMAND: MESSAGE" and the log on stderr and, when `json`, the same as
+// {"errors": [...]} on stdout, as main does for a thrown InputError. @post kInputError.
+int report_input_error(bool json, const std::string& command, const std::string& message,
+                       const std::string& log = "");
+
 // Flushes standard output. @post exit_code when everything written to it arrived; else, with
 // "layoutcheck: cannot write to standard output: REASON" on stderr, kInputError (a full disk or
 // closed pipe must not pass for a clean run).

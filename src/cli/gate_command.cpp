@@ -47,9 +47,9 @@ int run_gate(GateCommandOptions& options) {
     std::string known;
     for (const std::string& name : CaseGateRegistry::instance().names())
       known += (known.empty() ? "" : ", ") + name;
-    std::cerr << "layoutcheck gate: case '" << options.case_name << "' has no gates (gated: "
-              << (known.empty() ? "none" : known) << ")\n";
-    return kInputError;
+    return report_input_error(options.json, "gate",
+                              "case '" + options.case_name + "' has no gates (gated: " +
+                                  (known.empty() ? "none" : known) + ")");
   }
   options.request.contracts_folder = contracts_folder().string();
   GateReport report;
@@ -64,10 +64,10 @@ int run_gate(GateCommandOptions& options) {
   }
   report.checks = gates->host(options.request);
   if (!options.request.only.empty() && report.checks.empty()) {
-    std::cerr << "layoutcheck gate: no check's subject contains '" << options.request.only
-              << "' (layoutcheck gate --case " << options.case_name
-              << " without --only lists every check)\n";
-    return kInputError;
+    return report_input_error(options.json, "gate",
+                              "no check's subject contains '" + options.request.only +
+                                  "' (layoutcheck gate --case " + options.case_name +
+                                  " without --only lists every check)");
   }
   if (device && gates->device)
     report.checks = merge_gate_checks(std::move(report.checks), gates->device(options.request));
@@ -106,7 +106,8 @@ Command setup_gate_command(CLI::App& parent) {
       ->excludes(only);
   app->add_flag("--json", options->json, "Print JSON instead of Markdown");
   app->add_option("--out", options->out, "Also write the report to this file");
-  return {app, [options] { return finish_standard_output(run_gate(*options)); }};
+  return {app, [options] { return finish_standard_output(run_gate(*options)); },
+          [options] { return options->json; }};
 }
 
 }  // namespace layoutcheck::cli

@@ -18,6 +18,18 @@
 
 namespace {
 
+// Whether the arguments, as given, ask for JSON (--json, --format json): where parsing stopped at
+// an earlier bad option, CLI11 has not read the flag.
+bool asks_for_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--json" || arg == "--format=json" ||
+        (arg == "--format" && i + 1 < argc && std::string(argv[i + 1]) == "json"))
+      return true;
+  }
+  return false;
+}
+
 int parse_and_run(int argc, char** argv) {
   using namespace layoutcheck::cli;
   layoutcheck::register_builtin_cases();
@@ -59,7 +71,16 @@ int parse_and_run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     const int code = app.exit(error);  // prints help, version or the usage error
-    return code == 0 ? kClean : kInputError;
+    if (code == 0) return kClean;
+    // A usage error under --json is JSON on stdout too, like any input error.
+    if (asks_for_json(argc, argv))
+      std::cout << layoutcheck::errors_to_json({layoutcheck::Diagnostic{
+                                                   {"<command line>"},
+                                                   layoutcheck::Severity::error, "usage",
+                                                   error.what(), "run with --help"}})
+                       .dump()
+                << "\n";
+    return kInputError;
   }
 
   for (const Command& command : commands) {

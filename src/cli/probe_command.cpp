@@ -317,7 +317,7 @@ Command setup_probe_command(CLI::App& parent) {
   app->add_option("--max-runs", options->max_runs,
                   "Misread runs to list (text default 8, JSON default all)")
       ->check(integer_at_least(0));
-  return {app, [options] { return run_probe(*options); }};
+  return {app, [options] { return run_probe(*options); }, [options] { return options->json; }};
 }
 
 }  // namespace layoutcheck::cli

@@ -52,7 +52,7 @@ Command setup_profile_command(CLI::App& parent) {
       ->check(CLI::Range(1, 8));
   app->add_option("--top", options->ranking.top, "Candidates listed (default 20)")
       ->check(CLI::Range(1, 100000));
-  return {app, [options] { return run_profile(*options); }};
+  return {app, [options] { return run_profile(*options); }, [options] { return options->json; }};
 }
 
 }  // namespace layoutcheck::cli

@@ -163,9 +163,8 @@ int run_v1(const RunOptions& options) {
     if (!options.sanitize) std::cout << "note: " << kNotSanitized << "\n";
     return report.clean() ? kClean : kFindings;
   } catch (const gpu::RtcError& error) {
-    std::cerr << "layoutcheck run: " << manifest.source << " does not compile:\n"
-              << error.what() << "\n";
-    return kInputError;
+    return report_input_error(options.json, "run", manifest.source + " does not compile",
+                              error.what());
   }
 }
 
@@ -173,19 +172,17 @@ int run_v2(const RunOptions& options, const PortManifest& manifest) {
   if (options.compile_only)
     return compile_only(gpu::port_source(manifest),
                         options.arch.empty() ? default_arch() : options.arch, manifest);
-  if (!gpu::gpu_available()) {
-    std::cerr << "layoutcheck run: " << gpu::gpu_unavailable_reason()
-              << " (--compile-only checks that the port compiles without one)\n";
-    return kInputError;
-  }
+  if (!gpu::gpu_available())
+    return report_input_error(options.json, "run",
+                              gpu::gpu_unavailable_reason() +
+                                  " (--compile-only checks that the port compiles without one)");
   const std::shared_ptr<const Case> subject = CaseRegistry::instance().get(manifest.case_name);
   std::optional<gpu::PortRunner> runner;
   try {
     runner.emplace(manifest, /*guard_zones=*/!options.launch_once);
   } catch (const gpu::RtcError& error) {
-    std::cerr << "layoutcheck run: " << manifest.source << " does not compile:\n"
-              << error.what() << "\n";
-    return kInputError;
+    return report_input_error(options.json, "run", manifest.source + " does not compile",
+                              error.what());
   }
   if (options.launch_once) {
     BufferSet buffers = subject->make_buffers(manifest.model_layouts, 2, options.seed);
@@ -223,11 +220,10 @@ int run_run(const RunOptions& options) {
 #if defined(LAYOUTCHECK_HAVE_GPU)
   return manifest.version == 1 ? run_v1(options) : run_v2(options, manifest);
 #else
-  std::cerr << "layoutcheck run: " << options.manifest << " is valid, but " << kNoBackend
-            << (options.compile_only ? " (--compile-only needs hipRTC or NVRTC)"
-                                     : " on a machine with a GPU")
-            << "\n";
-  return kInputError;
+  return report_input_error(options.json, "run",
+                            options.manifest + " is valid, but " + kNoBackend +
+                                (options.compile_only ? " (--compile-only needs hipRTC or NVRTC)"
+                                                      : " on a machine with a GPU"));
 #endif
 }
 
@@ -242,10 +238,12 @@ Command setup_run_command(CLI::App& parent) {
   app->add_option("manifest", options->manifest, "Manifest YAML of the ported kernel")->required();
   app->add_option("--seed", options->seed, "Seed of the random inputs (default 1)")
       ->check(unsigned_integer());
-  app->add_flag("--json", options->json, "Print the verdict as JSON (version-2 manifests)");
+  CLI::Option* json =
+      app->add_flag("--json", options->json, "Print the verdict as JSON (version-2 manifests)");
   app->add_flag("--compile-only", options->compile_only,
                 "Only compile the kernel (no GPU needed): print the compiler log and resource "
-                "usage; exit 0 when it compiles, 2 when not");
+                "usage; exit 0 when it compiles, 2 when not")
+      ->excludes(json);
   app->add_option("--arch", options->arch,
                   "Architecture for --compile-only (default sm_90 with CUDA, gfx90a with HIP)");
   app->add_flag("--sanitize", options->sanitize,
@@ -256,7 +254,7 @@ Command setup_run_command(CLI::App& parent) {
                 "under compute-sanitizer)")
       ->group("");
   add_set_option(app, options->assignments);
-  return {app, [options] { return run_run(*options); }};
+  return {app, [options] { return run_run(*options); }, [options] { return options->json; }};
 }
 
 }  // namespace layoutcheck::cli

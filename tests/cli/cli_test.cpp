@@ -15,6 +15,7 @@
 
 #include "cli_runner.h"
 #include "layoutcheck/contract/read_file.h"
+#include "layoutcheck/render/json.h"
 #include "scratch_folder.h"
 
 namespace {
@@ -80,6 +81,40 @@ TEST(Cli, UnknownOptionIsAUsageError) {
   EXPECT_EQ(before.exit_code, 2) << before.output;
   EXPECT_TRUE(contains(before.output, "unknown option '--bogus'")) << before.output;
 }
+
+// With --json an input error is also JSON on standard output, {"errors": [...]}, whichever
+// command meets it: a tool reading the output never gets nothing, or plain text.
+struct JsonInputError {
+  std::vector<std::string> args;
+  std::string message;  // a part of the first error's message
+};
+
+class JsonInputErrors : public testing::TestWithParam<JsonInputError> {};
+
+TEST_P(JsonInputErrors, ArePrintedAsJsonOnStandardOutput) {
+  std::string command = shell_quoted(LAYOUTCHECK_CLI);
+  for (const std::string& arg : GetParam().args) command += " " + shell_quoted(arg);
+  const CliResult result = layoutcheck::testing::run_shell(command + " 2>/dev/null");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  const layoutcheck::Json errors = layoutcheck::Json::parse(result.output)["errors"];
+  ASSERT_EQ(errors.size(), 1u) << result.output;
+  EXPECT_TRUE(contains(errors[0]["message"].as_string(), GetParam().message)) << result.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EachJsonCommand, JsonInputErrors,
+    testing::Values(
+        JsonInputError{{"profile", kMissing, "--json"}, "missing.yaml"},
+        JsonInputError{{"profile", kFlatQkvz, "--json"}, "no operator table here"},
+        JsonInputError{{"gate", "--case", "no-such-case", "--json"}, "has no gates"},
+        JsonInputError{{"gate", "--case", "pangu", "--only", "no such", "--json"},
+                       "no check's subject contains 'no such'"},
+        JsonInputError{{"gate", "--case", "pangu", "--call", "operator=layernorm", "--call",
+                        "shape=1,8,191", "--json"},
+                       "191 channels"},
+        JsonInputError{{"probe", "--producer", kMissing, "--consumer", kFlatQkvz, "--json"},
+                       "missing.yaml"},
+        JsonInputError{{"run", kMissing, "--json"}, "missing.yaml"}));
 
 class MissingFile : public testing::TestWithParam<std::vector<std::string>> {};
 
