@@ -248,6 +248,17 @@ TEST(Parse, AliasesWorkWithinCaps) {
             std::string::npos)
       << bomb.diagnostics[0].message;
   EXPECT_GT(bomb.diagnostics[0].where.line, 1);  // where the count ran out, not the top
+  // Few nodes, but one long anchor named by many aliases: gigabytes of text once copied.
+  std::string long_text = "description: &d " + std::string(1 << 20, 'x') + "\nfields:\n";
+  for (int i = 0; i < 40; ++i)
+    long_text += "  - {name: F" + std::to_string(i) + ", description: *d, dims: []}\n";
+  const ParseResult text_bomb = parse(long_text);
+  ASSERT_EQ(text_bomb.diagnostics.size(), 1u);
+  EXPECT_EQ(text_bomb.diagnostics[0].rule, "yaml");
+  EXPECT_NE(text_bomb.diagnostics[0].message.find("text is more than 16 MiB, aliases counted"),
+            std::string::npos)
+      << text_bomb.diagnostics[0].message;
+  EXPECT_GT(text_bomb.diagnostics[0].where.line, 2);
 }
 
 TEST(Parse, PaddingAndDeclaredRowSize) {

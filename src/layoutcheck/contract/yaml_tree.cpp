@@ -103,7 +103,7 @@ bool quote_closes(std::string_view text, std::size_t open) {
 // in the file size (or cyclic, "&a [*a]"); the depth and node caps bound the copy.
 class Converter {
  public:
-  enum class Cap { none, depth, nodes };
+  enum class Cap { none, depth, nodes, bytes };
   Cap over_cap = Cap::none;
   YAML::Mark where;  // the node at which a cap was reached
   std::optional<YAML::Mark> unclosed_quote;
@@ -128,6 +128,12 @@ class Converter {
     switch (node.Type()) {
       case YAML::NodeType::Scalar:
         tree.kind = YamlNode::Kind::scalar;
+        scalar_bytes_ += node.Scalar().size();
+        if (scalar_bytes_ > kMaxYamlScalarBytes) {
+          over_cap = Cap::bytes;
+          where = mark;
+          return tree;
+        }
         tree.scalar = node.Scalar();
         tree.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!", plain ones "?"
         if (tree.quoted && !unclosed_quote && mark.pos >= 0 && utf8_) {
@@ -158,6 +164,7 @@ class Converter {
   bool utf8_;
   std::size_t bom_bytes_;
   int nodes_ = 0;
+  std::size_t scalar_bytes_ = 0;
 };
 
 }  // namespace
@@ -168,11 +175,16 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     diagnostics.push_back({SourceLocation{file, line, column}, Severity::error, "yaml",
                            std::move(message), std::move(fix)});
   };
-  const auto report_cap = [&](bool depth, const YAML::Mark& where) {
+  const auto report_cap = [&](Converter::Cap cap, const YAML::Mark& where) {
     const bool located = where.line >= 0;
     const int line = located ? where.line + 1 : 1;
     const int column = located ? where.column + 1 : 1;
-    if (depth)
+    if (cap == Converter::Cap::bytes)
+      error(line, column,
+            "the document's text is more than " + std::to_string(kMaxYamlScalarBytes >> 20) +
+                " MiB, aliases counted as often as they are used",
+            "write anchors and aliases of long text out plainly, once");
+    else if (cap == Converter::Cap::depth)
       error(line, column,
             "the document is nested deeper than " + std::to_string(kMaxYamlDepth) + " levels",
             "a contract needs a few levels: fields, dims, modes");
@@ -200,7 +212,9 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     const Prescan scan = prescan(text);
     const std::vector<YAML::Mark>& starts = scan.starts;
     if (scan.over_cap != Prescan::Cap::none) {
-      report_cap(scan.over_cap == Prescan::Cap::depth, scan.where);
+      report_cap(scan.over_cap == Prescan::Cap::depth ? Converter::Cap::depth
+                                                      : Converter::Cap::nodes,
+                 scan.where);
       return std::nullopt;
     }
     if (starts.size() > 1 && starts[1].pos == starts[0].pos) {
@@ -217,7 +231,7 @@ std::optional<YamlNode> parse_yaml(std::string_view text, const std::string& fil
     Converter converter(text);
     YamlNode tree = converter.convert(YAML::Load(std::string(text)), 0);
     if (converter.over_cap != Converter::Cap::none) {
-      report_cap(converter.over_cap == Converter::Cap::depth, converter.where);
+      report_cap(converter.over_cap, converter.where);
       return std::nullopt;
     }
     if (const auto& open = converter.unclosed_quote) {

@@ -34,6 +34,9 @@ struct YamlEntry {
 // Caps on one document once aliases are expanded: contracts are a few levels deep and small.
 inline constexpr int kMaxYamlDepth = 64;
 inline constexpr int kMaxYamlNodes = 1 << 20;
+// The text of every scalar, an alias's as often as it is used: one anchor of a few MiB named by
+// a thousand aliases would otherwise be copied into gigabytes.
+inline constexpr std::size_t kMaxYamlScalarBytes = 16 << 20;
 
 // @post the single document of text as a tree; or nullopt, with diagnostics (rule "yaml", naming
 //       line and column) for malformed YAML, more than one document, or a document past the caps.
