@@ -269,6 +269,37 @@ TEST(GatherMap, ModesThatDoNotNestAreNamed) {
   EXPECT_THAT(text, HasSubstr("are not nested"));
 }
 
+// The gather writes every slot of the row, a token or zero: another field in the row (here one
+// interleaved with the gathered one), or padding filled with other than zero, would be
+// overwritten, so neither is a gather contract.
+TEST(GatherMap, TheGatheredFieldOwnsItsRow) {
+  const auto error = [](const std::string& rest) {
+    const ParseResult parsed = parse_contract_text(
+        "layoutcheck: 1\nname: t\nbuffer: t\ndtype: fp16\ngather: {field: x, token: c}\n"
+        "fields:\n  - name: x\n    dims:\n"
+        "      - {name: lat, size: 5, pad_before: 1, pad_after: 2, stride: 32}\n"
+        "      - {name: lon, size: 7, pad_after: 1, stride: 4}\n"
+        "      - {name: c, size: 2, stride: 1}\n" + rest,
+        "t.yaml");
+    if (!parsed.contract) return std::string("not parsed");
+    try {
+      make_gather_map(*parsed.contract);
+    } catch (const InputError& failure) {
+      return failure.diagnostics()[0].message;
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(""), "");
+  EXPECT_THAT(error("  - name: y\n    offset: 2\n    dims:\n"
+                    "      - {name: lat, size: 8, stride: 32}\n"
+                    "      - {name: lon, size: 8, stride: 4}\n"
+                    "      - {name: c, size: 2, stride: 1}\n"),
+              HasSubstr("field 'y' shares the row with the gathered field 'x'"));
+  EXPECT_THAT(error("row_size: 260\npadding:\n  - {name: tail, offset: 256, size: 4, fill: -1}\n"),
+              HasSubstr("padding 'tail' is filled with -1, but the gather writes zero"));
+  EXPECT_EQ(error("row_size: 260\npadding:\n  - {name: tail, offset: 256, size: 4}\n"), "");
+}
+
 TEST(GridAxes, BadAxesAreErrorsWithTheirPlace) {
   const auto lint = [](const std::string& dims) {
     const std::string text =

@@ -1,6 +1,7 @@
 #include "layoutcheck/contract/gather_map.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -28,6 +29,23 @@ GatherMap make_gather_map(const Contract& contract) {
   const Field* field = contract.find_field(contract.gather->field);
   if (field == nullptr || field->dims.empty())
     gather_error(contract, "the gathered field '" + contract.gather->field + "' does not exist");
+  // The gather writes every slot of the row, a token or zero: nothing else may live there.
+  for (const Field& other : contract.fields)
+    if (other.name != field->name)
+      gather_error(contract,
+                   "field '" + other.name + "' shares the row with the gathered field '" +
+                       field->name + "': the gather writes every slot (a token or zero) and "
+                       "would overwrite it",
+                   "give the gathered field a buffer of its own");
+  for (const Padding& padding : contract.padding) {
+    if (!padding.fill || *padding.fill == 0) continue;
+    char fill[32];
+    std::snprintf(fill, sizeof fill, "%g", *padding.fill);
+    gather_error(contract,
+                 "padding '" + padding.name + "' is filled with " + fill +
+                     ", but the gather writes zero in every slot that holds no token",
+                 "declare the padding without a fill, or with fill: 0");
+  }
   const Dim& token = field->dims.back();
   if (token.transformed() || token.modes.size() != 1 || token.modes[0].stride != 1)
     gather_error(contract, "the token dim '" + token.name + "' is not contiguous at stride 1");
