@@ -113,6 +113,7 @@ void reject_run_options(const CLI::App& app) {
       {"--no-probe", "the report's misread counts are re-judged as recorded"},
       {"--launch", "the report's launch order is re-rendered as recorded"},
       {"--framework", "the report's framework figures are re-rendered as recorded"},
+      {"--case", "the report names its case"},
   };
   for (const auto& [name, why] : kRunOptions)
     if (app.count(name) > 0)

@@ -157,6 +157,7 @@ int run_case_probe(const ProbeCommandOptions& options, const Case& subject,
                      options.buffer},
       load, contracts_folder());
   request.rows = options.rows;
+  request.element_cap = options.max_elements;
   request.seed = options.seed;
   request.max_probes = options.max_probes;
   request.tolerance = options.tolerance_given ? options.tolerance : request.tolerance;

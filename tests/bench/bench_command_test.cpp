@@ -128,7 +128,8 @@ TEST_F(BenchCommand, RunOptionsDoNotApplyWithFrom) {
   const std::string recorded = write_recorded(testing::synthetic_gdn_report(), "from_options");
   const std::string from = "bench --from " + recorded + " --out " + scratch("fo_out").string();
   for (const char* option : {"--batch 0", "--batch 1,,2", "--set H=0", "--steps 0", "--layers 2",
-                             "--replays 5", "--warmup 1", "--no-probe", "--launch overlapped"}) {
+                             "--replays 5", "--warmup 1", "--no-probe", "--launch overlapped",
+                             "--case pangu"}) {
     SCOPED_TRACE(option);
     const CliRun run = run_cli(from + " " + option);
     EXPECT_EQ(run.exit_code, 2) << run.output;

@@ -22,6 +22,15 @@ TEST(ByteCount, RejectsOverflowAndNegativeBatch) {
   const ByteCount huge{0, std::numeric_limits<std::int64_t>::max() / 2};
   EXPECT_THROW(huge.at(3), std::overflow_error);
   EXPECT_THROW((ByteCount{1, 1}.at(-1)), std::invalid_argument);
+  // Stages added up: a total past 64 bits is an error, never a wrapped, small one.
+  const std::int64_t quarter = std::int64_t{1} << 62;
+  ByteCount total{0, quarter};
+  total += ByteCount{0, quarter - 1};
+  EXPECT_EQ(total.per_row, std::numeric_limits<std::int64_t>::max());
+  EXPECT_THROW(total += (ByteCount{0, 1}), std::overflow_error);
+  StageTraffic stage;
+  stage.launches = std::numeric_limits<std::int64_t>::max();
+  EXPECT_THROW(total_launches({stage, stage}), std::overflow_error);
 }
 
 TEST(Floor, BytesOverBandwidth) {

@@ -432,6 +432,18 @@ TEST(ProbeCase, TwoContractsOfOneBufferOrProducerWithOnTheGdnDecoderAreInputErro
   }
 }
 
+// The rows a run holds are capped as a contract's elements are: the real grid at 64 rows would
+// be 1.7 billion elements a buffer.
+TEST(ProbeCase, RowsPastTheElementCapAreAnInputError) {
+  const std::string grid = std::string(LAYOUTCHECK_CONTRACTS_DIR) + "/pangu/grid.yaml";
+  const CliResult result = run_cli({"probe", "--case", "pangu-window-gather", "--producer", grid,
+                                    "--consumer", grid, "--rows", "64"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_TRUE(contains(result.output, "at 64 rows of 26542080 elements is more than the cap of "
+                                      "67108864 elements"))
+      << result.output;
+}
+
 TEST(ProbeCase, BadCaseDecoderOrBackendIsAnInputError) {
   const std::vector<std::string> contracts = {"--producer", kRope + "half_split.x.yaml",
                                               "--consumer", kRope + "half_split.x.yaml"};

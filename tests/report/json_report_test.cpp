@@ -258,16 +258,40 @@ TEST(JsonReport, NanErrorsSurviveAsNullAndStillFail) {
   EXPECT_FALSE(evaluate_gates(native->gates, back.thresholds).valid);
 }
 
-TEST(JsonReport, RecomputesSummariesFromSamples) {
-  Json json = bench_report_to_json(synthetic_gdn_report());
-  std::string text = json.dump();
-  // A hand-edited median is not believed: the samples are the record.
-  const std::string needle = "\"median\": 4.0,";
-  const std::size_t at = text.find(needle, text.find("\"name\": \"native\""));
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, needle.size(), "\"median\": 1.0,");
-  const BenchReport back = bench_report_from_json(Json::parse(text));
-  EXPECT_DOUBLE_EQ(back.path("native")->timing_at(1)->per_layer.median, 4.0);
+// The samples are the record; a summary, byte total, ratio or flag that is not what they and the
+// stages and checks give is a report contradicting itself, refused naming the member.
+TEST(JsonReport, ADerivedFigureThatIsNotWhatItsDataGivesIsRefused) {
+  const std::string text = bench_report_to_json(synthetic_gdn_report()).dump();
+  EXPECT_NO_THROW(bench_report_from_json(Json::parse(text)));
+  const auto edited = [&](const std::string& needle, const std::string& replacement) {
+    std::string copy = text;
+    const std::size_t at = copy.find(needle, copy.find("\"name\": \"native\""));
+    EXPECT_NE(at, std::string::npos) << needle;
+    if (at != std::string::npos) copy.replace(at, needle.size(), replacement);
+    try {
+      bench_report_from_json(Json::parse(copy));
+    } catch (const std::runtime_error& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_THAT(edited("\"median\": 4.0,", "\"median\": 1.0,"),
+              HasSubstr(".per_layer_us.median: recorded 1.0, its own data gives 4.0: the report "
+                        "contradicts itself"));
+  EXPECT_THAT(edited("\"count\": ", "\"count\": 7"), HasSubstr(".count: recorded"));
+  EXPECT_THAT(edited("\"equal\": true", "\"equal\": false"),
+              HasSubstr(".equal: recorded false, its own data gives true"));
+  EXPECT_THAT(edited("\"launches\": ", "\"launches\": 9"),
+              HasSubstr("the report contradicts itself"));
+  EXPECT_THAT(edited("\"name\": \"native\"", "\"name\": \"native\", \"extra\": 1"),
+              HasSubstr(".extra: is not a member of a bench report"));
+  // Counts no run produces.
+  EXPECT_THAT(edited("\"launches\": ", "\"launches\": -"),
+              HasSubstr(".stages[0].launches: must be 1 or more"));
+  EXPECT_THAT(edited("\"per_row\": ", "\"per_row\": -"), HasSubstr("a negative byte count"));
+  EXPECT_THAT(edited("\"output_rel_l2\": ", "\"output_rel_l2\": -"),
+              HasSubstr("a negative relative error"));
+  EXPECT_THAT(edited("\"mismatches\": 0", "\"mismatches\": -1"), HasSubstr("-1 of "));
 }
 
 TEST(JsonReport, RejectsOtherDocuments) {

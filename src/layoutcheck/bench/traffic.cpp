@@ -14,14 +14,17 @@ std::int64_t ByteCount::at(std::int64_t batch) const {
 }
 
 ByteCount& ByteCount::operator+=(const ByteCount& other) {
-  fixed += other.fixed;
-  per_row += other.per_row;
+  if (__builtin_add_overflow(fixed, other.fixed, &fixed) ||
+      __builtin_add_overflow(per_row, other.per_row, &per_row))
+    throw std::overflow_error("traffic: byte count overflows 64 bits");
   return *this;
 }
 
 std::int64_t total_launches(const std::vector<StageTraffic>& stages) {
   std::int64_t launches = 0;
-  for (const StageTraffic& stage : stages) launches += stage.launches;
+  for (const StageTraffic& stage : stages)
+    if (__builtin_add_overflow(launches, stage.launches, &launches))
+      throw std::overflow_error("traffic: launch count overflows 64 bits");
   return launches;
 }
 

@@ -691,6 +691,16 @@ CaseVerdict probe_case(const Case& subject, CaseRunner& kernel, std::string_view
   for (const auto& [name, contract] : request.claimed) subject.validate_layout(name, contract);
   require_same_fields(model->second, claimed->second);
   if (request.rows < 1) refuse("at least one row per run", "--rows 2");
+  for (const CaseLayouts* layouts : {&request.model, &request.claimed})
+    for (const auto& [name, contract] : *layouts) {
+      std::int64_t elements = 0;
+      if (__builtin_mul_overflow(contract.row_size, request.rows, &elements) ||
+          elements > request.element_cap)
+        refuse("buffer '" + name + "' at " + std::to_string(request.rows) + " rows of " +
+                   std::to_string(contract.row_size) + " elements is more than the cap of " +
+                   std::to_string(request.element_cap) + " elements",
+               "fewer --rows, smaller sizes with --set, or a higher --max-elements");
+    }
   const Setup setup{model->second, claimed->second, RowMap::build(model->second),
                     row_stride(model->second)};
   if (decoder == kDependenceDecoder) return probe_dependence(subject, kernel, request, setup);

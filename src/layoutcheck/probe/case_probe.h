@@ -34,6 +34,9 @@ struct CaseProbeRequest {
   CaseLayouts model;       // how the model lays out every buffer (the probed one: the producer)
   CaseLayouts claimed;     // what the kernel claims to read and write (for the static diff)
   std::int64_t rows = 2;   // batch rows per call: rows after the first check the stride
+  // Elements any one buffer may hold at `rows` rows: what bounds a probe's memory, as the same cap
+  // bounds a contract's (LoadOptions::element_cap, --max-elements).
+  std::int64_t element_cap = kDefaultElementCap;
   std::uint64_t seed = 1;  // the random contents of the buffers not probed
   std::int64_t max_probes = 1 << 14;  // offsets probed at most; above, a seeded random sample
   // A kernel's response matches the reference's when it is within this fraction of its size.

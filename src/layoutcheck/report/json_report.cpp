@@ -459,10 +459,72 @@ std::string render_json_report(const BenchReport& report) {
   return bench_report_to_json(report).dump(2) + "\n";
 }
 
+namespace {
+
+// Numbers written by this program and read back are the same double; the tolerance only lets a
+// report written on another platform's formatting through.
+bool same_number(double recorded, double derived) {
+  if (std::isnan(recorded) || std::isnan(derived)) return std::isnan(recorded) && std::isnan(derived);
+  return std::abs(recorded - derived) <= 1e-9 * std::max(std::abs(recorded), std::abs(derived));
+}
+
+std::string value_text(const Json& value) {
+  const std::string text = value.dump(0);
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+
+// The file against what its own data renders to: a summary, a byte total, a ratio or a flag that
+// differs from what the samples, stages and checks give is a report contradicting itself.
+void check_derived(const Json& recorded, const Json& derived, const std::string& where) {
+  const auto differs = [&](const std::string& what) {
+    reject_report_member(where, what + ": the report contradicts itself");
+  };
+  // JSON has no NaN: a non-finite number is written as null.
+  const auto numeric = [](const Json& value) {
+    return value.kind() == Json::Kind::integer || value.kind() == Json::Kind::number;
+  };
+  const auto number_of = [&](const Json& value) {
+    return value.is_null() ? std::numeric_limits<double>::quiet_NaN() : value.as_double();
+  };
+  if ((numeric(recorded) || recorded.is_null()) && (numeric(derived) || derived.is_null()) &&
+      (numeric(recorded) || numeric(derived))) {
+    if (!same_number(number_of(recorded), number_of(derived)))
+      differs("recorded " + value_text(recorded) + ", its own data gives " + value_text(derived));
+    return;
+  }
+  if (recorded.kind() != derived.kind())
+    differs("recorded " + value_text(recorded) + ", its own data gives " + value_text(derived));
+  if (recorded.kind() == Json::Kind::object) {
+    for (const auto& [key, value] : recorded.members()) {
+      const std::string member = where.empty() ? key : where + "." + key;
+      const Json* again = derived.find(key);
+      if (again == nullptr) reject_report_member(member, "is not a member of a bench report");
+      check_derived(value, *again, member);
+    }
+    for (const auto& [key, value] : derived.members())
+      if (recorded.find(key) == nullptr)
+        reject_report_member(where.empty() ? key : where + "." + key, "missing");
+  } else if (recorded.kind() == Json::Kind::array) {
+    if (recorded.size() != derived.size())
+      differs(std::to_string(recorded.size()) + " entries, its own data gives " +
+              std::to_string(derived.size()));
+    for (std::size_t i = 0; i < recorded.size(); ++i)
+      check_derived(recorded[i], derived[i], where + "[" + std::to_string(i) + "]");
+  } else if (recorded.dump(0) != derived.dump(0)) {
+    differs("recorded " + value_text(recorded) + ", its own data gives " + value_text(derived));
+  }
+}
+
+}  // namespace
+
 BenchReport bench_report_from_json(const Json& document) {
   try {
-    return report_from(Member(document, ""));
+    BenchReport report = report_from(Member(document, ""));
+    check_derived(document, bench_report_to_json(report), "");
+    return report;
   } catch (const std::logic_error& error) {  // a safety net: every read above names its member
+    reject_report_member("", error.what());
+  } catch (const std::overflow_error& error) {
     reject_report_member("", error.what());
   }
 }

@@ -219,8 +219,51 @@ void check_physics(const std::string& member, const BenchReport& report, const P
   }
 }
 
+// Counts and errors that cannot be negative, and bitwise checks whose mismatches are some of
+// their elements: anything else would render as a figure no run can produce.
+void check_counts(const std::string& member, const PathResult& path) {
+  for (std::size_t i = 0; i < path.stages.size(); ++i) {
+    const StageTraffic& stage = path.stages[i];
+    const std::string where = indexed(member + ".stages", i);
+    require_positive(where + ".launches", stage.launches);
+    for (const auto& [name, bytes] : {std::pair{".bytes_read", stage.bytes_read},
+                                      std::pair{".bytes_written", stage.bytes_written}})
+      if (bytes.fixed < 0 || bytes.per_row < 0)
+        reject_report_member(where + name, "a negative byte count");
+  }
+  const auto bitwise = [&](const std::string& where, const BitwiseCheck& check) {
+    if (check.elements < 0 || check.mismatches < 0 || check.mismatches > check.elements)
+      reject_report_member(where, std::to_string(check.mismatches) + " of " +
+                                      std::to_string(check.elements) + " elements differ");
+  };
+  const auto error = [&](const std::string& where, double value) {
+    if (value < 0) reject_report_member(where, "a negative relative error, " + bound_text(value));
+  };
+  for (std::size_t i = 0; i < path.gates.reference.size(); ++i) {
+    const ReferenceCheck& check = path.gates.reference[i];
+    const std::string where = indexed(member + ".gates.reference", i);
+    error(where + ".output_rel_l2", check.output_rel_l2);
+    error(where + ".state_rel_l2", check.state_rel_l2);
+    bitwise(where + ".conv_state", check.conv_state);
+  }
+  if (const std::optional<MultiStepGate>& multi = path.gates.multi_step) {
+    for (std::size_t i = 0; i < multi->checkpoints.size(); ++i) {
+      const std::string where = indexed(member + ".gates.multi_step.checkpoints", i);
+      error(where + ".output_rel_l2", multi->checkpoints[i].output_rel_l2);
+      error(where + ".state_rel_l2", multi->checkpoints[i].state_rel_l2);
+    }
+    for (std::size_t i = 0; i < multi->bitwise.size(); ++i)
+      bitwise(indexed(member + ".gates.multi_step.bitwise", i), multi->bitwise[i]);
+  }
+  if (path.gates.determinism) bitwise(member + ".gates.determinism.outputs",
+                                      path.gates.determinism->outputs);
+  if (path.gates.overlapped_launches)
+    bitwise(member + ".gates.overlapped_launches", *path.gates.overlapped_launches);
+}
+
 void check_path(const std::string& member, const BenchReport& report,
                 const BenchDeclaration& declared, const PathResult& path) {
+  check_counts(member, path);
   if (path.gates.overlapped_launches && !report.method.overlapped_launches)
     reject_report_member(member + ".gates.overlapped_launches",
                          path.name + ": an overlapped-launch gate in a run that launches serially");
