@@ -126,8 +126,16 @@ void add_max_elements_option(CLI::App* app, std::int64_t& max_elements) {
 LoadOptions load_options_from(const std::vector<std::string>& assignments,
                               std::int64_t max_elements) {
   LoadOptions options;
-  for (const std::string& text : assignments)
-    options.overrides.push_back(parse_symbol_assignment(text));
+  for (const std::string& text : assignments) {
+    auto assignment = parse_symbol_assignment(text);
+    // Two values for one size: which was meant is not for the tool to guess.
+    for (const auto& [name, value] : options.overrides)
+      if (name == assignment.first)
+        throw_usage_error("--set " + name + " is given twice (" + std::to_string(value) + " and " +
+                              std::to_string(assignment.second) + ")",
+                          "give each size once");
+    options.overrides.push_back(std::move(assignment));
+  }
   options.element_cap = max_elements;
   return options;
 }

@@ -149,6 +149,12 @@ INSTANTIATE_TEST_SUITE_P(Malformed, BadSet,
                                          "NOT_DEFINED=4"  // not a symbol of the contract
                                          ));
 
+TEST(Cli, ASizeSetTwiceIsAUsageError) {
+  const CliResult result = run_cli({"lint", kFlatQkvz, "--set", "H=2", "--set", "H=4"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_TRUE(contains(result.output, "--set H is given twice (2 and 4)")) << result.output;
+}
+
 TEST(Cli, HvNotDivisibleByHIsALintFindingAndStopsADiff) {
   // lint's job is to report what is wrong with the contract as set: a finding, exit 1.
   const CliResult lint = run_cli({"lint", kFlatQkvz, "--set", "HV=50"});

@@ -83,6 +83,9 @@ TEST(GateCommand, MalformedCallsAreUsageErrors) {
   }
   // A call is checked as given or refused: never a key read another way, twice, or ignored.
   const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"operator=layernorm", "shape=1,1,+192"}, "shape: '+192' is not an integer"},
+      {{"operator=layernorm", "shape= 1,1,192"}, "shape: ' 1' is not an integer"},
+      {{"operator=gather", "grid=8,,91", "width=192"}, "grid: '' is not an integer"},
       {{"operator=gather", "grid=8,91,180", "width=192", "shifted=false"},
        "shifted=false: 0 (a plain block's windows) or 1 (shifted)"},
       {{"operator=layernorm", "shape=1,5,192", "dtype=fp16", "dtype=fp32"},

@@ -1,6 +1,7 @@
 #include "cases/pangu/operator_gate.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -320,14 +321,12 @@ namespace {
                               "--call operator=gather --call grid=8,91,180 --call width=192"});
 }
 
+// Decimal digits with an optional '-', as --set takes them: no sign '+', no spaces, no "0x".
 std::int64_t call_integer(const std::string& key, const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const long long value = std::stoll(text, &used);
-    if (used == text.size()) return value;
-  } catch (const std::exception&) {
-  }
-  bad_call(key + "=" + text + ": not an integer");
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc() && end == text.data() + text.size() && !text.empty()) return value;
+  bad_call(key + ": '" + text + "' is not an integer");
 }
 
 std::vector<std::int64_t> call_integers(const std::string& key, const std::string& text,

@@ -9,12 +9,15 @@
 namespace layoutcheck {
 namespace {
 
-[[noreturn]] void not_a_grid(const Contract& contract, const std::string& message) {
-  throw InputError(Diagnostic{
-      contract.gather ? contract.gather->where : contract.where, Severity::error, "render",
-      contract.name + " is not a grid picture: " + message,
-      "a grid picture needs a gather: whose field has dims (levels..., rows, columns, token), the "
-      "token dim last; a contract without gather: is drawn as its row"});
+[[noreturn]] void not_a_grid(
+    const Contract& contract, const std::string& message,
+    std::string fix = "a grid picture needs a gather: whose field has dims (levels..., rows, "
+                      "columns, token), the token dim last; a contract without gather: is drawn "
+                      "as its row") {
+  throw InputError(Diagnostic{contract.gather ? contract.gather->where : contract.where,
+                              Severity::error, "render",
+                              contract.name + " is not a grid picture: " + message,
+                              std::move(fix)});
 }
 
 // A grid dim's fastest mode walks within one window and its slower modes pick the window (Pangu's
@@ -101,7 +104,8 @@ GridLevel grid_level(const Contract& contract, std::int64_t level) {
   if (rows.padded_size() > kMaxGridSide || columns.padded_size() > kMaxGridSide)
     not_a_grid(contract, "one level is " + std::to_string(rows.padded_size()) + " x " +
                              std::to_string(columns.padded_size()) + " cells, more than the " +
-                             std::to_string(kMaxGridSide) + " per axis a picture can show");
+                             std::to_string(kMaxGridSide) + " per axis a picture can show",
+               "draw a smaller grid (--set its sizes)");
 
   GridLevel grid;
   grid.contract = contract.name;
