@@ -154,6 +154,16 @@ void write_output_file(const std::string& path, std::string_view contents) {
   }
 }
 
+void check_output_folder(const std::string& path) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  const std::string name = folder.empty() ? "." : folder.string();
+  if (::access(name.c_str(), W_OK | X_OK) == 0) return;
+  const int error = errno;
+  throw InputError(Diagnostic{SourceLocation{path}, Severity::error, "output",
+                              "cannot write " + path + ": " + std::strerror(error),
+                              "check that the directory exists and is writable"});
+}
+
 int report_input_error(bool json, const std::string& command, const std::string& message,
                        const std::string& log) {
   std::cerr << "layoutcheck " << command << ": " << message << (log.empty() ? "" : ":\n" + log)

@@ -80,6 +80,9 @@ std::string self_executable();
 // Writes `contents` to the file at `path`; InputError (rule "output") saying why when it cannot:
 // "cannot write out/x.svg: No such file or directory".
 void write_output_file(const std::string& path, std::string_view contents);
+// The same error before the work, where the folder `path` would be written in is missing or not
+// writable: a long diff or render is not done only to be thrown away.
+void check_output_folder(const std::string& path);
 
 // An input error a command finds itself rather than throws (a compiler log of many lines, kept
 // as it is): "layoutcheck COMMAND: MESSAGE" and the log on stderr and, when `json`, the same as

@@ -56,6 +56,7 @@ int run_diff(const DiffOptions& options) {
     throw_usage_error("PRODUCER and CONSUMER are both '-': standard input holds one contract",
                       "give one of them as a file");
   const LoadOptions load = load_options_from(options.assignments, options.max_elements);
+  if (!options.picture.empty()) check_output_folder(options.picture);
   const Contract producer = load_contract_argument(options.producer, load);
   const Contract consumer = load_contract_argument(options.consumer, load);
   const MisreadReport report = diff_contracts(producer, consumer);

@@ -45,6 +45,7 @@ int run_render(const RenderOptions& options) {
   const LoadOptions load = load_options_from(options.assignments, options.max_elements);
   SvgOptions svg{options.width};
   if (!options.range.empty()) svg.range = parse_range(options.range);
+  if (options.output != "-") check_output_folder(options.output);
   const Contract first = load_contract_argument(options.file, load);
   if (svg.range && (options.level || is_grid_contract(first)))
     throw_usage_error("--range zooms on part of a row; a grid is drawn whole", "drop --range");

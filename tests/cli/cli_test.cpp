@@ -267,7 +267,11 @@ INSTANTIATE_TEST_SUITE_P(EveryContractCommand, MaxElements,
 TEST(Cli, UnwritableOutputSaysWhy) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"render", kFlatBa, "-o", "/nonexistent/layoutcheck/x.svg"},
-        std::vector<std::string>{"codegen", kFlatBa, "-o", "/nonexistent/layoutcheck/x.h"}}) {
+        std::vector<std::string>{"codegen", kFlatBa, "-o", "/nonexistent/layoutcheck/x.h"},
+        // Before the work: a missing file to diff is not even read.
+        std::vector<std::string>{"diff", kMissing, kFlatBa, "--picture",
+                                 "/nonexistent/layoutcheck/x.svg"},
+        std::vector<std::string>{"render", kMissing, "-o", "/nonexistent/layoutcheck/x.svg"}}) {
     const CliResult result = run_cli(args);
     EXPECT_EQ(result.exit_code, 2) << result.output;
     EXPECT_TRUE(contains(result.output, "error[output]: cannot write /nonexistent/layoutcheck/x."))
