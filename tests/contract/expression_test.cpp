@@ -122,7 +122,12 @@ TEST(Expression, NoLocationStaysWithoutColumn) {
 TEST(SymbolAssignment, ParsesNameEqualsInteger) {
   EXPECT_EQ(parse_symbol_assignment("HV=32"), (std::pair<std::string, std::int64_t>{"HV", 32}));
   EXPECT_EQ(parse_symbol_assignment("x_1=-3").second, -3);
-  for (const char* bad : {"HV", "=3", "HV=", "HV=3x", "3H=1", "HV=99999999999999999999", "H V=1"}) {
+  EXPECT_EQ(parse_symbol_assignment("X=-9223372036854775808").second,
+            std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(parse_symbol_assignment("X=9223372036854775807").second,
+            std::numeric_limits<std::int64_t>::max());
+  for (const char* bad : {"HV", "=3", "HV=", "HV=3x", "3H=1", "HV=99999999999999999999", "H V=1",
+                          "X=9223372036854775808", "X=-9223372036854775809", "X=-"}) {
     SCOPED_TRACE(bad);
     try {
       parse_symbol_assignment(bad);

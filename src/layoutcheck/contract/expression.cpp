@@ -364,15 +364,18 @@ std::pair<std::string, std::int64_t> parse_symbol_assignment(const std::string& 
   if (name.empty() || !is_identifier_start(name[0]) ||
       !std::all_of(name.begin(), name.end(), is_identifier_char))
     return usage("'" + name + "' is not a symbol name");
-  std::size_t digits = value.size() > 0 && value[0] == '-' ? 1 : 0;
+  const bool negative = !value.empty() && value[0] == '-';
+  std::size_t digits = negative ? 1 : 0;
   if (digits == value.size() || !std::all_of(value.begin() + digits, value.end(), is_digit))
     return usage("'" + value + "' is not an integer");
+  // Accumulated with the value's own sign, so the most negative 64-bit integer fits too.
+  const int sign = negative ? -1 : 1;
   std::int64_t number = 0;
   for (; digits < value.size(); ++digits)
     if (__builtin_mul_overflow(number, 10, &number) ||
-        __builtin_add_overflow(number, value[digits] - '0', &number))
+        __builtin_add_overflow(number, sign * (value[digits] - '0'), &number))
       return usage("'" + value + "' does not fit in 64 bits");
-  return {name, value[0] == '-' ? -number : number};
+  return {name, number};
 }
 
 }  // namespace layoutcheck
