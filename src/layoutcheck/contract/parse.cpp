@@ -325,6 +325,12 @@ void Reader::read_symbols(const Entry* entry, Contract& contract) {
   for (const auto& [key, value] : entry->value->entries) {
     const Entry symbol_entry{&key, &value};
     const std::string name = key.kind == NodeKind::scalar ? key.scalar : "";
+    if (key.kind == NodeKind::null) {
+      error(at(key), "name",
+            "a symbol named by a YAML null (null, Null, NULL, ~ or nothing): not a name",
+            "quote it (\"NULL\": 1) or choose another name");
+      continue;
+    }
     if (!is_identifier(name)) {
       error(at(key), "name", "symbol name '" + name + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
       continue;
