@@ -164,15 +164,17 @@ void check_output_folder(const std::string& path) {
                               "check that the directory exists and is writable"});
 }
 
+void print_errors_json(const std::vector<Diagnostic>& diagnostics) {
+  std::cout << errors_to_json(diagnostics).dump() << "\n";
+}
+
 int report_input_error(bool json, const std::string& command, const std::string& message,
                        const std::string& log) {
   std::cerr << "layoutcheck " << command << ": " << message << (log.empty() ? "" : ":\n" + log)
             << "\n";
   if (json)
-    std::cout << errors_to_json({Diagnostic{{}, Severity::error, command,
-                                            log.empty() ? message : message + ":\n" + log, ""}})
-                     .dump()
-              << "\n";
+    print_errors_json(
+        {Diagnostic{{}, Severity::error, command, log.empty() ? message : message + ":\n" + log, ""}});
   return kInputError;
 }
 

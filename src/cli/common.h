@@ -84,6 +84,10 @@ void write_output_file(const std::string& path, std::string_view contents);
 // writable: a long diff or render is not done only to be thrown away.
 void check_output_folder(const std::string& path);
 
+// {"errors": [...]} on standard output: how every input error is told to a caller that asked for
+// JSON (layoutcheck/render/diagnostic_json.h).
+void print_errors_json(const std::vector<Diagnostic>& diagnostics);
+
 // An input error a command finds itself rather than throws (a compiler log of many lines, kept
 // as it is): "layoutcheck COMMAND: MESSAGE" and the log on stderr and, when `json`, the same as
 // {"errors": [...]} on stdout, as main does for a thrown InputError. @post kInputError.

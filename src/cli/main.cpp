@@ -14,7 +14,6 @@
 #include "cases/builtin_gpu_cases.h"
 #endif
 #include "layoutcheck/contract/diagnostic.h"
-#include "layoutcheck/render/diagnostic_json.h"
 
 namespace {
 
@@ -74,12 +73,9 @@ int parse_and_run(int argc, char** argv) {
     if (code == 0) return kClean;
     // A usage error under --json is JSON on stdout too, like any input error.
     if (asks_for_json(argc, argv))
-      std::cout << layoutcheck::errors_to_json({layoutcheck::Diagnostic{
-                                                   {"<command line>"},
-                                                   layoutcheck::Severity::error, "usage",
-                                                   error.what(), "run with --help"}})
-                       .dump()
-                << "\n";
+      print_errors_json({layoutcheck::Diagnostic{{"<command line>"},
+                                                 layoutcheck::Severity::error, "usage",
+                                                 error.what(), "run with --help"}});
     return kInputError;
   }
 
@@ -89,8 +85,7 @@ int parse_and_run(int argc, char** argv) {
       return command.run();
     } catch (const layoutcheck::InputError& error) {
       for (const auto& diagnostic : error.diagnostics()) std::cerr << diagnostic.str() << "\n";
-      if (command.wants_json())
-        std::cout << layoutcheck::errors_to_json(error.diagnostics()).dump() << "\n";
+      if (command.wants_json()) print_errors_json(error.diagnostics());
       return kInputError;
     } catch (const std::exception& error) {
       // Every input is capped, but a cap raised by the user (--max-elements) can still ask for
@@ -102,11 +97,8 @@ int parse_and_run(int argc, char** argv) {
               : error.what();
       std::cerr << "layoutcheck " << command.app->get_name() << ": error: " << message << "\n";
       if (command.wants_json())
-        std::cout << layoutcheck::errors_to_json(
-                         {layoutcheck::Diagnostic{
-                             {}, layoutcheck::Severity::error, "input", message, ""}})
-                         .dump()
-                  << "\n";
+        print_errors_json({layoutcheck::Diagnostic{{}, layoutcheck::Severity::error, "input",
+                                                   message, ""}});
       return kInputError;
     }
   }

@@ -8,6 +8,7 @@
 #include "layoutcheck/contract/expression.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <limits>
 
@@ -364,17 +365,13 @@ std::pair<std::string, std::int64_t> parse_symbol_assignment(const std::string& 
   if (name.empty() || !is_identifier_start(name[0]) ||
       !std::all_of(name.begin(), name.end(), is_identifier_char))
     return usage("'" + name + "' is not a symbol name");
-  const bool negative = !value.empty() && value[0] == '-';
-  std::size_t digits = negative ? 1 : 0;
-  if (digits == value.size() || !std::all_of(value.begin() + digits, value.end(), is_digit))
-    return usage("'" + value + "' is not an integer");
-  // Accumulated with the value's own sign, so the most negative 64-bit integer fits too.
-  const int sign = negative ? -1 : 1;
+  // Decimal digits with an optional '-': no '+', spaces or "0x".
   std::int64_t number = 0;
-  for (; digits < value.size(); ++digits)
-    if (__builtin_mul_overflow(number, 10, &number) ||
-        __builtin_add_overflow(number, sign * (value[digits] - '0'), &number))
-      return usage("'" + value + "' does not fit in 64 bits");
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error == std::errc::result_out_of_range)
+    return usage("'" + value + "' does not fit in 64 bits");
+  if (error != std::errc() || end != value.data() + value.size())
+    return usage("'" + value + "' is not an integer");
   return {name, number};
 }
 
