@@ -343,6 +343,12 @@ TEST(ProfileErrors, TimesMustBeFiniteAndTotalsNotZeroUnderTimedRows) {
             "");  // a day exactly
   EXPECT_THAT(error_of(header + "a::b     2.0e9s          1\n" + rule),
               HasSubstr("p.txt:4:1: error[profile]: 'Self CUDA' of a::b is '2.0e9s'"));
+  EXPECT_THAT(error_of("----  ----------  ----------  ----------\n"
+                       "Name   Self CUDA  # of Calls  CPU total\n"
+                       "----  ----------  ----------  ----------\n"
+                       "a::b     1.0us             1   86401.0s\n"
+                       "----  ----------  ----------  ----------\n"),
+              HasSubstr("p.txt:4:1: error[profile]: 'CPU total' of a::b is more than a day"));
   EXPECT_THAT(error_of(header + "a::b  86401.0s           1\n" + rule),
               HasSubstr("p.txt:4:1: error[profile]: 'Self CUDA' of a::b is '86401.0s', more than "
                         "a day"));

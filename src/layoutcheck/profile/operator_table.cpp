@@ -326,7 +326,13 @@ Profile parse_operator_table(std::string_view text, const std::string& file) {
       fail(file, line.number,
            "'# of Calls' of " + op.name + " is 0 but its device time is '" + device_time +
                "': no per-call time can come of it");
-    if (cpu) op.cpu_us = microseconds(cell(line.text, *cpu)).value_or(0);
+    if (cpu) {
+      op.cpu_us = microseconds(cell(line.text, *cpu)).value_or(0);
+      if (op.cpu_us > kMaxProfiledMicroseconds)
+        fail(file, line.number,
+             "'" + cpu->name + "' of " + op.name + " is more than a day: not the time of a "
+             "profiled run");
+    }
     if (shapes) {
       op.input_shapes = cell(line.text, *shapes);
       op.shapes = parse_shapes(op.input_shapes).value_or(std::vector<std::vector<std::int64_t>>{});
