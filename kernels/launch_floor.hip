@@ -6,7 +6,7 @@ namespace layoutcheck::kernels {
 namespace {
 
 // Launched overlapped it must wait before its increment; launched serially it has nothing to wait
-// for, and the wait's own cost (about 0.04 µs) stays out of the floor.
+// for, and the wait's own cost stays out of the floor.
 template <bool kWaits>
 __global__ void count_node(unsigned* counter) {
   if constexpr (kWaits) await_previous_kernel();

@@ -23,8 +23,9 @@ __device__ inline float sigmoid(float x) {
   return 1.0f / (1.0f + expf(-x));
 }
 // 1 / sqrt(x) for the norms' scale factors: the hardware reciprocal root (within 2 ulp of the
-// exact one) instead of an IEEE root and a division on each norm's dependent chain, 0.15-0.2 µs at
-// batch 1 (kernels/gdn/DESIGN.md). Every path's kernels use it, so none gains on another.
+// exact one) instead of an IEEE root and a division on each norm's dependent chain, which is the
+// batch-1 critical path (kernels/gdn/DESIGN.md). Every path's kernels use it, so none gains on
+// another.
 __device__ inline float inverse_sqrt(float x) {
   return rsqrtf(x);
 }
@@ -234,12 +235,12 @@ struct FastStaging {
   int input_at[kPerThread];               // the item's x (or z) in the qkvz row
   const unsigned short* row;              // the sequence's qkvz row
 
-  // Every global load of the thread's items. load() issues each item's loads together (measured
-  // fastest when nothing comes between them: splitting them cost 3.5 µs at batch 8); load_own()
+  // Every global load of the thread's items. load() issues each item's loads together (fastest
+  // when nothing comes between them, kernels/gdn/DESIGN.md); load_own()
   // then load_inputs() issue the same loads in two passes around the wait for the previous kernel:
   // first what that kernel cannot write (launch_order.h: the conv state's taps, the weights), then
   // the step's inputs it may have produced (x of each conv item, z). prefetch_inputs(), before
-  // the wait, pulls the lines load_inputs() will read into L2 (0.3 µs at batch 1 launched
+  // the wait, pulls the lines load_inputs() will read into L2 (faster at batch 1 launched
   // overlapped, kernels/gdn/DESIGN.md). Both take the addresses load_own() found (@pre
   // load_own() with the same arguments), so that after the wait only the loads are left to issue.
   __device__ void load(const GdnDecodeArgs& args, const GdnDims& d, const HeadBlock& block,

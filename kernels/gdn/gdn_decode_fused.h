@@ -41,8 +41,8 @@ __device__ inline int* norm_counter(const GdnDecodeArgs& args, const GdnDims& d,
 // head hv. Every wave sums o^2 over the tile's o itself (as l2norm_qk does: no block barrier).
 // With one block per head (tiles == 1) it writes the output and returns -1; with
 // `only_storing_waves` the waves past the tile's columns return at once, so their state stores
-// start sooner (the overlapped batch-1 kernel: 0.05 µs, kernels/gdn/DESIGN.md; at batch
-// 8, where blocks share multiprocessors, the whole head lost 0.4 µs with it). With several,
+// start sooner (the overlapped batch-1 kernel, kernels/gdn/DESIGN.md; at batch 8, where blocks
+// share multiprocessors, it is slower). With several,
 // each block publishes its gated o and its partial sum of o^2 to the workspace and arrives at the
 // head's counter; the return value (thread 0's) says how many arrived before, and the last block
 // finishes the norm for the whole head in finish_gated_rmsnorm. Publishing before the state is

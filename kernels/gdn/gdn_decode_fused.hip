@@ -92,14 +92,6 @@ void require_valid(const GdnDecodeArgs& args) {
 
 }  // namespace
 
-const char* qkvz_layout_name(QkvzLayout layout) {
-  return layout == QkvzLayout::flat ? FlatLayout::kName : InterleavedLayout::kName;
-}
-
-const char* state_order_name(StateOrder order) {
-  return order == StateOrder::hkv ? StateHkv::kName : StateHvk::kName;
-}
-
 long long gdn_sync_counters(long long batch, long long H, long long HV) {
   return fused_sync_counters(batch, H, HV);
 }
@@ -134,17 +126,14 @@ const std::vector<StateSplit>& all_state_splits() {
   return splits;
 }
 
-// Measured on an H200 (kernels/gdn/DESIGN.md): one 256-thread block per head holding the whole
-// 64 KB slice in flight (16 loads a thread, two blocks per multiprocessor) is the fastest at every
-// batch timed (1, 8, 64, 256): no cross-block norm handshake, 128 KB per multiprocessor in flight;
-// at batch 8, where 384 heads are 1.45 waves of whole blocks, it is within noise of streaming the
-// slice (three blocks per multiprocessor). When every head's block has a multiprocessor to
-// itself, the state loads wait for the staging (5.71 against 6.17 µs at batch 1; at batch 8 it
-// would cost 18.2 against 16.5).
+// The choices and their timings are in kernels/gdn/DESIGN.md. One 256-thread block per head
+// holding the whole 64 KB slice in flight (16 loads a thread, two blocks per multiprocessor) is
+// the fastest at every batch timed: no cross-block norm handshake, 128 KB per multiprocessor in
+// flight. When every head's block has a multiprocessor to itself, the state loads wait for the
+// staging (faster at batch 1, slower at batch 8).
 // Launched overlapped, a head's state streams in during the previous kernel's tail when its block
-// starts early (whole_early: 3.45 against 5.07 µs for whole-deferred at batch 1); with more heads
-// than multiprocessors most blocks start only as others leave, and the serial choice stands
-// (batch 8: whole 15.39 against whole-early 15.82).
+// starts early (whole_early); with more heads than multiprocessors most blocks start only as
+// others leave, and the serial choice stands.
 StateSplit choose_fused_split(const GdnDecodeArgs& args, int multiprocessors, LaunchOrder launch) {
   const bool one_wave = args.batch * args.HV <= multiprocessors;
   if (one_wave)

@@ -18,9 +18,6 @@ enum class QkvzLayout { flat, interleaved };
 // The state layout is layoutcheck::StateOrder: hkv = [HV,K,V] (state.hkv.yaml), hvk = [HV,V,K]
 // (state.hvk.yaml).
 
-const char* qkvz_layout_name(QkvzLayout layout);
-const char* state_order_name(StateOrder order);
-
 // Workspace every fused or baseline launch may use (ABI.md): sync counters zeroed once, floats.
 long long gdn_sync_counters(long long batch, long long H, long long HV);
 long long gdn_workspace_floats(long long batch, long long H, long long HV, long long K,

@@ -26,10 +26,9 @@ enum class StateLoads {
 
 // How a walk's state loads and stores meet the caches. A step reads each state line once and
 // writes it once, and the next read of it is a whole model step later, so the lines can be
-// marked streaming (evict-first; ld.global.cs, st.global.cs). Measured on an H200
-// (kernels/gdn/DESIGN.md), for the whole head when every block has a multiprocessor to itself
-// (batch 1 and 2): 0.1 µs faster a layer launched overlapped, no slower serially; and 4-5 % slower
-// at batch 8 and 64, where the state stream is bandwidth bound, so only the one-wave walks use it.
+// marked streaming (evict-first; ld.global.cs, st.global.cs). That is faster for the whole head
+// when every block has a multiprocessor to itself (batch 1 and 2) and slower where the state
+// stream is bandwidth bound (kernels/gdn/DESIGN.md), so only the one-wave walks use it.
 // NVIDIA only: plain on HIP.
 enum class StateCaching { normal, streaming };
 
@@ -292,8 +291,8 @@ struct StreamedState {
 };
 
 // Walk with its load() issued only once the block's staged inputs are back. When every block has
-// a multiprocessor to itself (batch 1: 48 blocks on 132), the scattered staging loads issued
-// beside 3 MB of state streams come back after them, 1.9 µs later (kernels/gdn/DESIGN.md);
+// a multiprocessor to itself (batch 1), the scattered staging loads issued beside the state
+// streams come back after them (kernels/gdn/DESIGN.md);
 // issued alone they return sooner, and the conv and gates run while the state arrives (and, key
 // innermost, the l2norm).
 template <class Walk>

@@ -22,8 +22,7 @@ struct WalkTag {
 
 // Calls visit(WalkTag<Walk>{}) with the walk for split. The whole head in one block is the
 // batch-1 kernel, latency bound: 256 threads with 16 loads each equal 512 with 8 at batch 1 and
-// beat them at batch 8 and 64 (17.1 against 21.0 µs, 106 against 135; kernels/gdn/DESIGN.md);
-// the smaller tiles hold 8 loads a thread.
+// beat them at batch 8 and 64 (kernels/gdn/DESIGN.md); the smaller tiles hold 8 loads a thread.
 template <class State, class Visitor>
 void visit_state_walk(StateSplit split, Visitor&& visit) {
   switch (split) {

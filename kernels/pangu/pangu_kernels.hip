@@ -290,7 +290,7 @@ __global__ void LC_PANGU_LAUNCH_BOUNDS(kFullMultiprocessorBlocks)
 // start in the previous kernel's tail. A bound of one block a multiprocessor leaves ptxas free to
 // spend registers (38, so 12 blocks fit): measured faster than the 32 it takes unbounded or under
 // the full-multiprocessor bound, though a quarter of the resident waves go. Its body is not the
-// walk kernel's behind a shared helper: that cost the gathers 0.3 % (DESIGN.md).
+// walk kernel's behind a shared helper: that made the gathers slower (DESIGN.md).
 template <int kWidth>
 __global__ void LC_PANGU_LAUNCH_BOUNDS(1)
     pangu_layer_norm_kernel(const uint4* x, uint4* out, long long rows) {

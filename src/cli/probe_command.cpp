@@ -241,13 +241,15 @@ int run_probe(const ProbeCommandOptions& options) {
   ProgressBar bar(std::string(gdn_buffer_name(buffer)));
   probe.progress = [&bar](std::int64_t done, std::int64_t total) { bar.update(done, total); };
 
-  const CaseVerdict verdict = gdn_case_verdict(probe_gdn_runner(*kernel, target, probe));
+  CaseVerdict verdict = gdn_case_verdict(probe_gdn_runner(*kernel, target, probe));
+  // GDN's decoder feeds the model and the kernel the same buffers but the probed one.
+  for (GdnBuffer other : {GdnBuffer::qkvz, GdnBuffer::ba, GdnBuffer::state}) {
+    if (other == buffer) continue;
+    const std::string& name = layout_of(target.consumer, other).name;
+    verdict.other_layouts.push_back({std::string(gdn_buffer_name(other)), name, name});
+  }
   if (options.json) {
-    Json json = case_verdict_json(verdict, options.max_runs.value_or(kAllRuns));
-    Json layouts = Json::array();
-    for (const std::string& file : assumed) layouts.push(file);
-    json.set("assumed_layouts", std::move(layouts));
-    std::cout << json.dump() << "\n";
+    std::cout << case_verdict_json(verdict, options.max_runs.value_or(kAllRuns)).dump() << "\n";
   } else {
     std::cout << case_verdict_text(verdict, options.max_runs.value_or(8));
     if (!assumed.empty()) {

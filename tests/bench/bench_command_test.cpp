@@ -2,14 +2,13 @@
 // clear answer on a machine without a GPU.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "bench/synthetic_report.h"
+#include "cli_runner.h"
 #include "layoutcheck/report/json_report.h"
 #include "report/json_edit.h"
 #include "scratch_folder.h"
@@ -20,21 +19,11 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using testing::CliResult;
 
-CliRun run_cli(const std::string& arguments) {
-  const std::string command = std::string(LAYOUTCHECK_CLI) + " " + arguments + " 2>&1";
-  CliRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) run.output.append(buffer, read);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+// ARGUMENTS as one shell word list (the tests' file names need no quoting).
+CliResult run_cli(const std::string& arguments) {
+  return testing::run_shell(std::string(LAYOUTCHECK_CLI) + " " + arguments + " 2>&1");
 }
 
 class BenchCommand : public ::testing::Test {
@@ -59,7 +48,7 @@ class BenchCommand : public ::testing::Test {
 TEST_F(BenchCommand, RerendersARecordedRun) {
   const std::string recorded = write_recorded(testing::synthetic_gdn_report(), "recorded");
   const auto out = scratch("rerendered");
-  const CliRun run = run_cli("bench --from " + recorded + " --out " + out.string());
+  const CliResult run = run_cli("bench --from " + recorded + " --out " + out.string());
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_THAT(run.output, HasSubstr("| native | VALID | 4.00 µs [3.94–4.14]"));
   EXPECT_THAT(run.output, HasSubstr("wrote " + (out / "chart.svg").string()));
@@ -75,7 +64,7 @@ TEST_F(BenchCommand, AnInvalidPathIsAFinding) {
   native.validity = evaluate_gates(native.gates, report.thresholds);
   native.timings.clear();  // an INVALID path is never timed
   const std::string recorded = write_recorded(report, "invalid");
-  const CliRun run =
+  const CliResult run =
       run_cli("bench --from " + recorded + " --out " + scratch("invalid_out").string());
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_THAT(run.output, HasSubstr("reference check, batch 64: state rel L2 3.00e-03 > 1.00e-05"));
@@ -92,7 +81,7 @@ TEST_F(BenchCommand, RefusesARecordedVerdictItsGatesContradict) {
                                testing::at(json, {"paths", 2, "timings"}));
   const std::string recorded = write_text(doctored.dump(), "doctored");
   const auto out = scratch("doctored_out");
-  const CliRun run = run_cli("bench --from " + recorded + " --out " + out.string());
+  const CliResult run = run_cli("bench --from " + recorded + " --out " + out.string());
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_THAT(run.output, HasSubstr(recorded + ": bench report JSON: paths[3].validity: "
                                                "upstream-direct: recorded verdict VALID but its "
@@ -106,7 +95,7 @@ TEST_F(BenchCommand, ErrorsNameTheFileAndTheMember) {
   const std::string wrong_kind = write_text(
       testing::replaced(json, {"paths", 2, "timings", 0, "per_layer_us", "samples"}, "3.9").dump(),
       "wrong_kind");
-  CliRun run = run_cli("bench --from " + wrong_kind + " --out " + scratch("wk_out").string());
+  CliResult run = run_cli("bench --from " + wrong_kind + " --out " + scratch("wk_out").string());
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_THAT(run.output, HasSubstr(wrong_kind + ": bench report JSON: paths[2].timings[0]."
                                                  "per_layer_us.samples: expected an array, got a "
@@ -131,7 +120,7 @@ TEST_F(BenchCommand, RunOptionsDoNotApplyWithFrom) {
                              "--replays 5", "--warmup 1", "--no-probe", "--launch overlapped",
                              "--case pangu"}) {
     SCOPED_TRACE(option);
-    const CliRun run = run_cli(from + " " + option);
+    const CliResult run = run_cli(from + " " + option);
     EXPECT_EQ(run.exit_code, 2) << run.output;
     const std::string name = std::string(option).substr(0, std::string(option).find(' '));
     EXPECT_THAT(run.output, HasSubstr(name + " does not apply with --from: "));
@@ -146,7 +135,7 @@ TEST_F(BenchCommand, RejectsABrokenRecording) {
   const auto path = scratch("broken");
   std::filesystem::create_directories(path);
   std::ofstream(path / "report.json") << "{\"schema\": \"layoutcheck-bench/1\"";
-  const CliRun run = run_cli("bench --from " + (path / "report.json").string() + " --out " +
+  const CliResult run = run_cli("bench --from " + (path / "report.json").string() + " --out " +
                              (path / "out").string());
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("JSON"));
@@ -154,7 +143,7 @@ TEST_F(BenchCommand, RejectsABrokenRecording) {
 
 TEST_F(BenchCommand, UsageErrorsExitTwo) {
   const std::string out = " --out " + scratch("usage").string();
-  CliRun run = run_cli("bench --batch 1,0" + out);
+  CliResult run = run_cli("bench --batch 1,0" + out);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("--batch 0 is not a positive batch size"));
   run = run_cli("bench --case nosuch" + out);
@@ -193,7 +182,7 @@ TEST_F(BenchCommand, BadNumbersAreUsageErrorsBeforeTheGpu) {
   };
   for (const auto& [arguments, message] : cases) {
     SCOPED_TRACE(arguments);
-    const CliRun run = run_cli("bench " + arguments + out);
+    const CliResult run = run_cli("bench " + arguments + out);
     EXPECT_EQ(run.exit_code, 2) << run.output;
     EXPECT_THAT(run.output, HasSubstr(message));
     EXPECT_THAT(run.output, Not(HasSubstr("needs a GPU")));
@@ -204,7 +193,7 @@ TEST_F(BenchCommand, BadNumbersAreUsageErrorsBeforeTheGpu) {
 // completes clean: every path VALID but the negative control, which the gates catch.
 TEST_F(BenchCommand, NeedsAGpuOrRuns) {
   const auto out = scratch("gpu");
-  const CliRun run = run_cli(
+  const CliResult run = run_cli(
       "bench --quiet --batch 1 --layers 2 --steps 2 --replays 2 --warmup 1 --out " + out.string());
   if (run.output.find("layoutcheck bench: needs a GPU") != std::string::npos) {
     EXPECT_EQ(run.exit_code, 2);

@@ -1,49 +1,35 @@
 // `layoutcheck lint` as a user runs it: the output format (file:line:col: error[rule]: message,
 // an indented fix line, one summary line per file), the JSON form and the exit codes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <string>
 
+#include "cli_runner.h"
 #include "layoutcheck/render/json.h"
 
 namespace layoutcheck {
 namespace {
 
-struct LintRun {
-  int exit_code = -1;
-  std::string out;  // stdout only
-};
-
-LintRun lint(const std::string& args) {
-  const std::string command = std::string(LAYOUTCHECK_CLI) + " lint " + args + " 2>/dev/null";
-  LintRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-    run.out.append(buffer, n);
-  const int status = pclose(pipe);
-  if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
-  return run;
+// `layoutcheck lint ARGS`, standard output alone.
+testing::CliResult lint(const std::string& args) {
+  return testing::run_shell(std::string(LAYOUTCHECK_CLI) + " lint " + args + " 2>/dev/null");
 }
 
 const std::string kContracts = LAYOUTCHECK_CONTRACTS_DIR;
 const std::string kBad = std::string(LAYOUTCHECK_TEST_DATA) + "/bad_contracts/";
 
 TEST(LintCommand, CleanContractsPrintASummaryEach) {
-  const LintRun run =
+  const testing::CliResult run =
       lint(kContracts + "/gdn/qwen3_5.qkvz.yaml " + kContracts + "/gdn/qwen3_next.ba.yaml");
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_EQ(run.out, kContracts + "/gdn/qwen3_5.qkvz.yaml: ok (16384 elements/row, 4 fields)\n" +
+  EXPECT_EQ(run.output, kContracts + "/gdn/qwen3_5.qkvz.yaml: ok (16384 elements/row, 4 fields)\n" +
                          kContracts + "/gdn/qwen3_next.ba.yaml: ok (96 elements/row, 2 fields)\n");
 }
 
 TEST(LintCommand, FindingsPrintLocationRuleMessageAndFix) {
-  const LintRun run = lint(kBad + "overlap.yaml " + kContracts + "/gdn/gdn_out.yaml");
+  const testing::CliResult run = lint(kBad + "overlap.yaml " + kContracts + "/gdn/gdn_out.yaml");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, kBad +
+  EXPECT_EQ(run.output, kBad +
                          "overlap.yaml:14:5: error[overlap]: Q[3,0] and K[0,0] both map to offset "
                          "24 (8 offsets shared by Q and K)\n"
                          "    fix: fix the strides or offsets, or declare the aliasing with "
@@ -53,10 +39,10 @@ TEST(LintCommand, FindingsPrintLocationRuleMessageAndFix) {
 }
 
 TEST(LintCommand, JsonListsFilesAndDiagnostics) {
-  const LintRun run =
+  const testing::CliResult run =
       lint("--json " + kBad + "gap.yaml " + kContracts + "/gdn/state.hvk.yaml --set HV=32");
   EXPECT_EQ(run.exit_code, 1);
-  const Json json = Json::parse(run.out);
+  const Json json = Json::parse(run.output);
   ASSERT_EQ(json["files"].size(), 2u);
   const Json& gap = json["files"][0];
   EXPECT_FALSE(gap["ok"].as_bool());

@@ -63,14 +63,6 @@ class GdnLayoutAccess {
   // Every offset of a state row holds an element, and rows follow each other without gaps.
   bool state_rows_dense() const { return state_dense_; }
 
-  // Offsets of logical elements within one row: conv channel c of qkvz, Z[hv,v], B[hv], A[hv]
-  // and S[hv,k,v] (linear logical index).
-  std::span<const std::int64_t> channel_offsets() const { return channel_offsets_; }
-  std::span<const std::int64_t> z_offsets() const { return z_offsets_; }
-  std::span<const std::int64_t> b_offsets() const { return b_offsets_; }
-  std::span<const std::int64_t> a_offsets() const { return a_offsets_; }
-  std::span<const std::int64_t> state_offsets() const { return state_offsets_; }
-
  private:
   GdnShape shape_;
   std::int64_t qkvz_row_size_ = 0, ba_row_size_ = 0, state_row_size_ = 0;

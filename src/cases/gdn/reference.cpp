@@ -239,11 +239,4 @@ const GdnReferenceOutputs& GdnReferenceSession::advance(std::vector<bf16_bits> q
   return advance();
 }
 
-GdnReferenceOutputs run_reference_steps(const GdnReference& reference, const GdnStepInputs& initial,
-                                        std::int64_t steps) {
-  GdnReferenceSession session(reference, initial);
-  for (std::int64_t s = 0; s < steps; ++s) session.advance();
-  return session.last();
-}
-
 }  // namespace layoutcheck

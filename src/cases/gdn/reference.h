@@ -99,8 +99,4 @@ class GdnReferenceSession {
   std::int64_t steps_ = 0;
 };
 
-// Convenience: the outputs after `steps` steps on the same activations.
-GdnReferenceOutputs run_reference_steps(const GdnReference& reference, const GdnStepInputs& initial,
-                                        std::int64_t steps);
-
 }  // namespace layoutcheck

@@ -42,9 +42,8 @@ struct TimingMethod {
   bool overlapped_launches = false;
   // Device-to-device copies and kernel launches made outside any graph before anything was timed,
   // so that everything is timed in the state an application's process is in
-  // (gpu_bench/launch_state.h). Launches 0 in reports recorded before the bench settled (their
-  // launch floor was timed in a fresh process); copies 0 in those recorded before it made its own
-  // (its copy-bandwidth measurement followed the launches).
+  // (gpu_bench/launch_state.h). 0 launches: the report was timed in a fresh process; 0 copies:
+  // the process settled by launches alone (its copy-bandwidth measurement came after them).
   int settling_copies = 0;
   int settling_launches = 0;
 };
@@ -86,7 +85,7 @@ struct BenchReport {
   std::vector<std::int64_t> batches;
   TimingMethod method;
   CopyBandwidth copy_bandwidth;
-  std::optional<LaunchFloor> launch_floor;  // absent from reports recorded before it was measured
+  std::optional<LaunchFloor> launch_floor;  // absent where the report did not measure it
   // The fewest bytes any correct implementation moves per layer (each input read once, each
   // output written once): divided by the copy bandwidth, the floor line of the chart.
   ByteCount minimum_traffic;

@@ -18,8 +18,8 @@ CopyBandwidth measure_copy_bandwidth(const Stream& stream, std::int64_t bytes, i
 
 // A copy moving `bytes` (half read, half written), timed as an operator is: a graph of `calls`
 // copies over `sets` pairs of buffers in turn. Returns one sample per timed replay, µs per copy.
-// The driver copied a size of no 4 KiB multiple (51.7 MB) at two thirds of the speed of 50.3 MB
-// on an H200, so this copies the largest multiple of 64 KiB within the half and scales the time.
+// The driver copies a size that is no multiple of 4 KiB far slower than a slightly smaller one, so
+// this copies the largest multiple of 64 KiB within the half and scales the time.
 // @pre bytes > 0, sets > 0, calls > 0, replays > 0.
 std::vector<double> time_copy_of(const Stream& stream, std::int64_t bytes, std::size_t sets,
                                  int calls, int warmup, int replays);

@@ -16,8 +16,7 @@ SettlingWork settle_launch_state(const Stream& stream, int copies, int launches)
   if (copies <= 0) throw std::invalid_argument("settling copies: nothing to copy");
   if (launches <= 0) throw std::invalid_argument("settling launches: nothing to launch");
   // Each copy into a slot of its own, so that every one is checked. On a stream of their own,
-  // beside the caller's as an application's copies are; the H200 slowed alike with copies on the
-  // legacy stream.
+  // beside the caller's as an application's copies are (copies on the legacy stream settle alike).
   constexpr std::size_t kSlot = std::size_t{1} << 18;  // 1 MiB of unsigned
   std::vector<unsigned> pattern(kSlot);
   std::iota(pattern.begin(), pattern.end(), 1u);

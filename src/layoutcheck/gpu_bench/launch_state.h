@@ -1,12 +1,10 @@
-// The state a process is in before anything is timed. On the H200 (CUDA 13), a process replays
-// graph kernels faster until it has made device-to-device copies and about 8 kernel launches
-// outside any graph: native at batch 1 by 0.10-0.16 µs a launch overlapped and 0.33-0.43 µs
-// serially (kernels/gdn/DESIGN.md). Not the
-// SM clock, not the memory's latency, not any of the library's pieces; what is left is the driver
-// or the GPU's front end, not found further. An application's process has made both long before
-// it replays its decode graph (the bench's own copy-bandwidth measurement and gates make both
-// too), so the bench settles first, and everything they report is timed in
-// that state.
+// The state a process is in before anything is timed. A fresh process replays graph kernels
+// slower until it has made device-to-device copies and a few kernel launches outside any graph
+// (kernels/gdn/DESIGN.md has the figures). Not the SM clock, not the memory's latency, not any of
+// the library's pieces; what is left is the driver or the GPU's front end. An application's
+// process has made both long before it replays its decode graph (the bench's own copy-bandwidth
+// measurement and gates make both too), so the bench settles first, and everything it reports is
+// timed in that state.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +13,7 @@
 
 namespace layoutcheck::gpu {
 
-// 64 copies of 1 MiB were enough on the H200 (2 or 3 were not, 4 of 1 GiB were); four
-// times the launches it needed, so a driver that needs a few more still settles.
+// Well past what the H200 needed (DESIGN.md), so a driver that needs a few more still settles.
 inline constexpr int kSettlingCopies = 64;
 inline constexpr int kSettlingLaunches = 32;
 

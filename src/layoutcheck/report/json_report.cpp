@@ -335,8 +335,8 @@ BenchReport report_from(const Member& document) {
     method["launch"].fail("has no place in " + std::string(kBenchReportSchema) +
                           ", whose runs launch serially");
   }
-  // Reports recorded before the bench settled the launch cost have no settling_launches; those
-  // recorded before it made its own copies have no settling_copies.
+  // Either may be absent: a report timed in a fresh process has neither, one settled by launches
+  // alone has no settling_copies.
   const auto settling_count = [&](const char* name) {
     const std::optional<Member> member = method.find(name);
     if (!member) return 0;

@@ -16,7 +16,7 @@ struct SeedSweep {
   int seeds;
 };
 
-class CorrectKernels : public testing::TestWithParam<SeedSweep> {};
+class CorrectKernels : public ::testing::TestWithParam<SeedSweep> {};
 
 TEST_P(CorrectKernels, GiveZeroFindingsOverManySeeds) {
   const GdnShape shape = GetParam().shape;
@@ -27,7 +27,7 @@ TEST_P(CorrectKernels, GiveZeroFindingsOverManySeeds) {
       ReferenceRunner kernel(shape, layouts, 1);
       for (GdnBuffer buffer : {GdnBuffer::qkvz, GdnBuffer::ba, GdnBuffer::state})
         for (int seed = 1; seed <= GetParam().seeds; ++seed) {
-          SCOPED_TRACE(testing::Message() << layouts.qkvz.name << " " << layouts.state.name << " "
+          SCOPED_TRACE(::testing::Message() << layouts.qkvz.name << " " << layouts.state.name << " "
                                           << gdn_buffer_name(buffer) << " seed " << seed);
           ProbeOptions options;
           options.seed = static_cast<std::uint64_t>(seed);
@@ -41,7 +41,7 @@ TEST_P(CorrectKernels, GiveZeroFindingsOverManySeeds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CorrectKernels,
-                         testing::Values(SeedSweep{"odd", {3, 9, 5, 7, 4}, 12},
+                         ::testing::Values(SeedSweep{"odd", {3, 9, 5, 7, 4}, 12},
                                          SeedSweep{"one_value_head_per_key_head", {4, 4, 6, 3, 2}, 6},
                                          SeedSweep{"wider", {2, 4, 16, 16, 4}, 3}),
                          [](const auto& info) { return std::string(info.param.name); });

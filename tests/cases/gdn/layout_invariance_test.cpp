@@ -14,7 +14,7 @@ struct InvarianceCase {
   GdnShape shape;
 };
 
-class LayoutInvariance : public testing::TestWithParam<InvarianceCase> {};
+class LayoutInvariance : public ::testing::TestWithParam<InvarianceCase> {};
 
 // Reads a laid-out state back into logical order.
 std::vector<float> logical_state(const std::vector<float>& buffer, const Contract& contract,
@@ -34,7 +34,7 @@ TEST_P(LayoutInvariance, FlatInterleavedHkvHvkAllAgreeBitwise) {
                                            interleaved_gdn_layouts(shape, StateOrder::hkv),
                                            interleaved_gdn_layouts(shape, StateOrder::hvk)};
   for (std::uint64_t seed : {1u, 2u}) {
-    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
     const GdnLogicalInputs logical = make_random_logical_inputs(shape, 3, seed);
     const GdnReference first(shape, layouts[0]);
     const GdnStepInputs first_inputs = lay_out(logical, layouts[0]);
@@ -59,7 +59,7 @@ TEST_P(LayoutInvariance, FlatInterleavedHkvHvkAllAgreeBitwise) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, LayoutInvariance,
-                         testing::Values(InvarianceCase{"odd", {3, 9, 5, 7, 4}},
+                         ::testing::Values(InvarianceCase{"odd", {3, 9, 5, 7, 4}},
                                          InvarianceCase{"one_value_head_per_key_head",
                                                         {2, 2, 4, 4, 2}},
                                          InvarianceCase{"square", {2, 6, 16, 16, 4}}),

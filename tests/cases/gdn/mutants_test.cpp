@@ -58,7 +58,7 @@ std::string runs_text(const MisreadReport& report) {
   return text;
 }
 
-class Mutants : public testing::TestWithParam<bool> {  // param: claimed layouts interleaved?
+class Mutants : public ::testing::TestWithParam<bool> {  // param: claimed layouts interleaved?
  protected:
   GdnLayouts claimed(const GdnShape& shape) const {
     return GetParam() ? interleaved_gdn_layouts(shape) : flat_gdn_layouts(shape);
@@ -188,7 +188,7 @@ TEST_P(Mutants, SkippedL2NormIsNoLayoutMisreadButValuesDiffer) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(ClaimedLayouts, Mutants, testing::Values(false, true),
+INSTANTIATE_TEST_SUITE_P(ClaimedLayouts, Mutants, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "interleaved" : "flat"; });
 
 TEST(Mutants, EveryKindHasAName) {

@@ -1,32 +1,19 @@
 // `layoutcheck probe` end to end: exit codes, the text summary, and JSON that agrees with
 // `layoutcheck diff --json` on the same contracts.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <string>
 
+#include "cli_runner.h"
 #include "layoutcheck/render/json.h"
 
 namespace layoutcheck {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-};
+using Result = testing::CliResult;
 
 Result run(const std::string& arguments) {
-  const std::string command = std::string(LAYOUTCHECK_CLI) + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  std::array<char, 4096> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe)) result.out += buffer.data();
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return testing::run_shell(std::string(LAYOUTCHECK_CLI) + " " + arguments + " 2>&1");
 }
 
 std::string contract(const std::string& name) {
@@ -38,12 +25,12 @@ const std::string kOddShapeSets = " --set H=3 --set HV=9 --set K=5 --set V=7";
 TEST(ProbeCommand, UpstreamKernelFedFlatBuffersMisreadsWhatDiffSays) {
   const Result probe = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
                            contract("qwen3_next.qkvz") + kOddShapeSets + " --json");
-  ASSERT_EQ(probe.exit_code, 1) << probe.out;
-  const Json json = Json::parse(probe.out);
+  ASSERT_EQ(probe.exit_code, 1) << probe.output;
+  const Json json = Json::parse(probe.output);
   const Result diff = run("diff " + contract("qwen3_5.qkvz") + " " + contract("qwen3_next.qkvz") +
                           kOddShapeSets + " --json");
-  ASSERT_EQ(diff.exit_code, 1) << diff.out;
-  const Json diff_json = Json::parse(diff.out);
+  ASSERT_EQ(diff.exit_code, 1) << diff.output;
+  const Json diff_json = Json::parse(diff.output);
   EXPECT_EQ(json["probed"].as_int(), 156);
   EXPECT_EQ(json["misread"].as_int(), diff_json["misread"].as_int());
   EXPECT_EQ(json["unresolved"].as_int(), 0);
@@ -53,24 +40,31 @@ TEST(ProbeCommand, UpstreamKernelFedFlatBuffersMisreadsWhatDiffSays) {
   EXPECT_EQ(json["fields"][0]["name"].as_string(), "Q");
   EXPECT_EQ(json["fields"][0]["elements"].as_int(), 15);
   EXPECT_TRUE(json["fields"][0].find("misread") != nullptr);
+  // The buffers not probed, both sides alike: the consumer's sibling ba, the built-in state.
+  ASSERT_EQ(json["buffers_not_probed"].size(), 2u);
+  EXPECT_EQ(json["buffers_not_probed"][0]["buffer"].as_string(), "ba");
+  EXPECT_EQ(json["buffers_not_probed"][0]["kernel"].as_string(), "qwen3_next.ba");
+  EXPECT_EQ(json["buffers_not_probed"][0]["model"].as_string(), "qwen3_next.ba");
+  EXPECT_EQ(json["buffers_not_probed"][1]["buffer"].as_string(), "state");
+  EXPECT_EQ(json["buffers_not_probed"][1]["kernel"].as_string(), "gdn.state.hkv");
 }
 
 TEST(ProbeCommand, TextSaysWhatTheKernelReadsFromWhere) {
   const Result probe = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
                            contract("qwen3_next.ba") + kOddShapeSets);
-  EXPECT_EQ(probe.exit_code, 1) << probe.out;
-  EXPECT_NE(probe.out.find("the kernel reads B[3:6] from offsets 6-8, which hold B[6:9]"),
+  EXPECT_EQ(probe.exit_code, 1) << probe.output;
+  EXPECT_NE(probe.output.find("the kernel reads B[3:6] from offsets 6-8, which hold B[6:9]"),
             std::string::npos)
-      << probe.out;
-  EXPECT_NE(probe.out.find("exactly the static diff's set"), std::string::npos) << probe.out;
+      << probe.output;
+  EXPECT_NE(probe.output.find("exactly the static diff's set"), std::string::npos) << probe.output;
 }
 
 TEST(ProbeCommand, KernelReadingItsOwnLayoutIsCleanForEveryBuffer) {
   for (const char* name : {"qwen3_next.qkvz", "qwen3_5.ba", "state.hvk"}) {
     const Result probe = run("probe --producer " + contract(name) + " --consumer " +
                              contract(name) + " --set H=2 --set HV=4 --set K=6 --set V=6");
-    EXPECT_EQ(probe.exit_code, 0) << probe.out;
-    EXPECT_NE(probe.out.find("verdict: clean"), std::string::npos) << probe.out;
+    EXPECT_EQ(probe.exit_code, 0) << probe.output;
+    EXPECT_NE(probe.output.find("verdict: clean"), std::string::npos) << probe.output;
   }
 }
 
@@ -78,59 +72,59 @@ TEST(ProbeCommand, AMutantDisagreesWithItsContractAndSaysSo) {
   const Result probe =
       run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
           contract("qwen3_5.qkvz") + kOddShapeSets + " --backend cpu:mutant:q_k_swapped");
-  EXPECT_EQ(probe.exit_code, 1) << probe.out;
-  EXPECT_NE(probe.out.find("the probes and the contracts disagree"), std::string::npos)
-      << probe.out;
+  EXPECT_EQ(probe.exit_code, 1) << probe.output;
+  EXPECT_NE(probe.output.find("the probes and the contracts disagree"), std::string::npos)
+      << probe.output;
   const Result numeric =
       run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
           contract("qwen3_5.qkvz") + kOddShapeSets + " --backend cpu:mutant:l2norm_skipped");
-  EXPECT_EQ(numeric.exit_code, 1) << numeric.out;
-  EXPECT_NE(numeric.out.find("verdict: no layout misread, values differ"), std::string::npos)
-      << numeric.out;
+  EXPECT_EQ(numeric.exit_code, 1) << numeric.output;
+  EXPECT_NE(numeric.output.find("verdict: no layout misread, values differ"), std::string::npos)
+      << numeric.output;
 }
 
 TEST(ProbeCommand, BadInputIsExitTwoWithAClearMessage) {
   const Result mismatched = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
                                 contract("qwen3_5.ba") + kOddShapeSets);
-  EXPECT_EQ(mismatched.exit_code, 2) << mismatched.out;
-  EXPECT_NE(mismatched.out.find("error"), std::string::npos) << mismatched.out;
+  EXPECT_EQ(mismatched.exit_code, 2) << mismatched.output;
+  EXPECT_NE(mismatched.output.find("error"), std::string::npos) << mismatched.output;
   const Result missing =
       run("probe --producer /nonexistent.yaml --consumer " + contract("qwen3_5.ba"));
-  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
   const Result no_consumer = run("probe --producer " + contract("qwen3_5.ba"));
-  EXPECT_EQ(no_consumer.exit_code, 2) << no_consumer.out;
+  EXPECT_EQ(no_consumer.exit_code, 2) << no_consumer.output;
   const Result unknown = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
                              contract("qwen3_5.ba") + " --backend nosuch");
-  EXPECT_EQ(unknown.exit_code, 2) << unknown.out;
-  EXPECT_NE(unknown.out.find("no runner named 'nosuch'"), std::string::npos) << unknown.out;
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("no runner named 'nosuch'"), std::string::npos) << unknown.output;
 }
 
 // Sizes that would take the machine's memory are refused before anything is allocated.
 TEST(ProbeCommand, SizesBeyondMemoryAreExitTwoNotACrash) {
   const Result huge_heads = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
                                 contract("qwen3_next.ba") + " --set H=100000 --set HV=100000");
-  EXPECT_EQ(huge_heads.exit_code, 2) << huge_heads.out;
-  EXPECT_NE(huge_heads.out.find("gdn.state.hkv: holds 1638400000 elements a row"),
+  EXPECT_EQ(huge_heads.exit_code, 2) << huge_heads.output;
+  EXPECT_NE(huge_heads.output.find("gdn.state.hkv: holds 1638400000 elements a row"),
             std::string::npos)
-      << huge_heads.out;
+      << huge_heads.output;
   const Result huge_batch = run("probe --producer " + contract("qwen3_5.qkvz") + " --consumer " +
                                 contract("qwen3_next.qkvz") + " --max-batch 99999999999");
-  EXPECT_EQ(huge_batch.exit_code, 2) << huge_batch.out;
-  EXPECT_NE(huge_batch.out.find("--max-batch 16384 needs 49.6 GiB per runner call"),
+  EXPECT_EQ(huge_batch.exit_code, 2) << huge_batch.output;
+  EXPECT_NE(huge_batch.output.find("--max-batch 16384 needs 49.6 GiB per runner call"),
             std::string::npos)
-      << huge_batch.out;
+      << huge_batch.output;
 }
 
 TEST(ProbeCommand, GpuBackendWithoutGpuSupportIsExitTwo) {
   const Result backends = run("probe --list-backends");
-  ASSERT_EQ(backends.exit_code, 0) << backends.out;
-  EXPECT_NE(backends.out.find("cpu:mutant:z_from_v"), std::string::npos) << backends.out;
-  if (backends.out.find("\ngpu") != std::string::npos || backends.out.rfind("gpu", 0) == 0)
+  ASSERT_EQ(backends.exit_code, 0) << backends.output;
+  EXPECT_NE(backends.output.find("cpu:mutant:z_from_v"), std::string::npos) << backends.output;
+  if (backends.output.find("\ngpu") != std::string::npos || backends.output.rfind("gpu", 0) == 0)
     GTEST_SKIP() << "this build has a GPU backend";
   const Result probe = run("probe --producer " + contract("qwen3_5.ba") + " --consumer " +
                            contract("qwen3_5.ba") + " --backend gpu");
-  EXPECT_EQ(probe.exit_code, 2) << probe.out;
-  EXPECT_NE(probe.out.find("this build has no GPU backend"), std::string::npos) << probe.out;
+  EXPECT_EQ(probe.exit_code, 2) << probe.output;
+  EXPECT_NE(probe.output.find("this build has no GPU backend"), std::string::npos) << probe.output;
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ std::vector<double> head_slice(const std::vector<double>& values, std::int64_t r
 TEST(GdnReference, MatchesTheFormulasWrittenOutNaively) {
   for (const GdnShape& shape : {kOdd, kSmall}) {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
-      SCOPED_TRACE(testing::Message() << "HV=" << shape.HV << " seed " << seed);
+      SCOPED_TRACE(::testing::Message() << "HV=" << shape.HV << " seed " << seed);
       const GdnLogicalInputs logical = make_random_logical_inputs(shape, 2, seed);
       const GdnReference reference(shape, flat_gdn_layouts(shape));
       const GdnReferenceOutputs outputs =
@@ -255,7 +255,7 @@ TEST(GdnReference, EachBatchRowGivesWhatItGivesAlone) {
     batch.state[3 * state_row + 40] += 1.0f;             // row 3: one state element
     const GdnStepOutputs together = reference.step(batch, 2);
     for (std::int64_t row = 0; row < 4; ++row) {
-      SCOPED_TRACE(testing::Message() << layouts.qkvz.name << " row " << row);
+      SCOPED_TRACE(::testing::Message() << layouts.qkvz.name << " row " << row);
       GdnStepInputs alone = one;
       std::copy_n(batch.qkvz.begin() + row * qkvz_row, qkvz_row, alone.qkvz.begin());
       std::copy_n(batch.state.begin() + row * state_row, state_row, alone.state.begin());

@@ -30,7 +30,7 @@ void expect_same_layout(const Contract& built, const Contract& loaded) {
 TEST(StandardLayouts, MatchTheShippedContracts) {
   for (const GdnShape& shape :
        {GdnShape{}, GdnShape{16, 32, 128, 128, 4}, GdnShape{3, 9, 5, 7, 4}}) {
-    SCOPED_TRACE(testing::Message() << "HV=" << shape.HV << " K=" << shape.K);
+    SCOPED_TRACE(::testing::Message() << "HV=" << shape.HV << " K=" << shape.K);
     LoadOptions options;
     options.overrides = {{"H", shape.H}, {"HV", shape.HV}, {"K", shape.K}, {"V", shape.V}};
     expect_same_layout(flat_qkvz_contract(shape),

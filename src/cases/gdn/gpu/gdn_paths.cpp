@@ -33,14 +33,6 @@ std::string_view gdn_path_name(GdnPath path) {
   return "?";
 }
 
-std::optional<GdnPath> gdn_path_from_name(std::string_view name) {
-  for (GdnPath path : all_gdn_paths())
-    if (name == gdn_path_name(path)) return path;
-  if (name == "adapter_upstream") return GdnPath::adapter_upstream;
-  if (name == "upstream_direct") return GdnPath::upstream_direct;
-  return std::nullopt;
-}
-
 const std::vector<GdnPath>& all_gdn_paths() {
   static const std::vector<GdnPath> paths = {GdnPath::baseline, GdnPath::adapter_upstream,
                                              GdnPath::native, GdnPath::upstream_direct};

@@ -26,8 +26,6 @@ namespace layoutcheck::gpu {
 enum class GdnPath { baseline, adapter_upstream, native, upstream_direct };
 
 std::string_view gdn_path_name(GdnPath path);  // "baseline", "adapter+upstream", ...
-// Also accepts "adapter_upstream" and "upstream_direct".
-std::optional<GdnPath> gdn_path_from_name(std::string_view name);
 const std::vector<GdnPath>& all_gdn_paths();
 
 struct GdnPathOptions {

@@ -22,10 +22,6 @@ class ProbeInputs {
   const GdnStepInputs& inputs() const { return inputs_; }
   std::int64_t batch() const { return inputs_.batch; }
 
-  // Physical elements of one probed row, and the distance between rows.
-  std::int64_t probed_row_size() const { return row_size_; }
-  std::int64_t probed_row_stride() const { return row_stride_; }
-
   // Puts the hot value at (row, offset of the probed row); clear_hot() restores every hot element
   // to the base value.
   void set_hot(std::int64_t row, std::int64_t offset);

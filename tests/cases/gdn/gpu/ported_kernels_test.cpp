@@ -14,6 +14,7 @@
 #include "cases/gdn/gpu/ported_kernel.h"
 #include "cases/gdn/gpu/ported_run.h"
 #include "cases/gdn/run_manifest.h"
+#include "cli_runner.h"
 #include "gpu/gpu_test_support.h"
 #include "layoutcheck/gpu/rtc.h"
 
@@ -251,16 +252,6 @@ TEST(PortedKernels, MutantsAreCaughtWithTheRightDiagnosis) {
   }
 }
 
-std::string run_cli(const std::string& arguments, int& exit_code) {
-  const std::string command = std::string(LAYOUTCHECK_CLI) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  while (pipe && fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pipe ? pclose(pipe) : -1;
-  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
-}
 
 TEST(RunCommand, CompileErrorPrintsTheLogAndExitsTwo) {
   const std::string dir = (fs::temp_directory_path() / "lc_run_broken").string();
@@ -278,9 +269,9 @@ TEST(RunCommand, CompileErrorPrintsTheLogAndExitsTwo) {
     for (std::size_t at; (at = manifest.find(from)) != std::string::npos;)
       manifest.replace(at, std::string(from).size(), contracts + to);
   std::ofstream(dir + "/broken.yaml") << manifest;
-  int code = 0;
-  const std::string output = run_cli("run " + dir + "/broken.yaml", code);
-  EXPECT_EQ(code, 2) << output;
+  const testing::CliResult run = testing::run_cli({"run", dir + "/broken.yaml"});
+  const std::string& output = run.output;
+  EXPECT_EQ(run.exit_code, 2) << output;
   if (gpu_available()) {
     EXPECT_THAT(output, HasSubstr("does not compile"));
     EXPECT_THAT(output, HasSubstr("undeclared_thing"));
