@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU check, run on a machine with an NVIDIA GPU and CUDA 13 (the H200 of the device tool):
+# The GPU check, run on a machine with an NVIDIA GPU and CUDA 13:
 # configure and build with the CUDA backend, run the GPU tests (every path against the fp64
 # reference, GPU probes, adapters, ported kernels and mutants), compute-sanitizer memcheck,
 # racecheck and synccheck on a reduced set of tests, `layoutcheck run` on every shipped port and

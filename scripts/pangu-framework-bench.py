@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The framework figures of issue 21: how PyTorch runs Pangu-Weather's LayerNorm family and window
-gather, the baseline the HIP kernels in kernels/pangu/ are compared against.
+"""The framework figures: how PyTorch runs Pangu-Weather's LayerNorm family and window gather,
+the baseline the HIP kernels in kernels/pangu/ are compared against.
 
 Five operators, fp16, at the two token grids of Pangu-lite ([1,131040,192] on (Z,LAT,LON) =
 (8,91,180) and [1,33120,384] on (8,46,90)), window (2,6,12):
@@ -328,7 +328,7 @@ def main():
     modes = [row["compile"]["mode"] for row in rows if row["compile"]["mode"]]
     compile_mode = max(set(modes), key=modes.count) if modes else None
     if args.json:
-        report = {"measures": "pangu framework figures (issue 21)", "device": device,
+        report = {"measures": "pangu framework figures", "device": device,
                   "torch": torch.__version__, "triton": package_version("triton"),
                   "cuda": torch.version.cuda, "compile_mode": compile_mode,
                   "replays": args.replays, "warmup": args.warmup,

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The Python module's GPU check, on a machine with a GPU, PyTorch and Triton (the H200 of the
-# device tool): builds the CLI and the Python module (the module needs no GPU backend: a probe on
+# The Python module's GPU check, on a machine with a GPU, PyTorch and Triton: builds the CLI and the Python module (the module needs no GPU backend: a probe on
 # a GPU stages its buffers through PyTorch), then probes, through `import layoutcheck`, the Triton
 # GDN decode step built for the interleaved layout and fed flat buffers (its misread set must be
 # the static diff's exactly), the same source built for the flat layout (clean), and PyTorch's

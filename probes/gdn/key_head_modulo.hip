@@ -1,4 +1,4 @@
-// Mutant (issue 3): value head hv uses key head hv % H instead of hv / G.
+// Mutant: value head hv uses key head hv % H instead of hv / G.
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

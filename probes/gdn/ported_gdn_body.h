@@ -1,7 +1,7 @@
 // The body of a simple ported GDN decode kernel written against the ABI (kernels/gdn/ABI.md): one
 // block per (value head, sequence), any sizes. Its addressing is a policy `Addressing`, so each
 // file in this folder is one port: correct_native.hip (Qwen3.5 flat, from the generated contract
-// headers), upstream_port.hip (Qwen3-Next interleaved), and the mutants of issue 3, each breaking
+// headers), upstream_port.hip (Qwen3-Next interleaved), and the mutants, each breaking
 // one thing. `layoutcheck run` compiles them at run time (hipRTC / NVRTC).
 //
 // Addressing provides, all in elements:

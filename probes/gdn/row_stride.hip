@@ -1,4 +1,4 @@
-// Mutant (issue 3): the qkvz row stride forgets the Z segment (2HK + HV*V instead of 2HK + 2HV*V).
+// Mutant: the qkvz row stride forgets the Z segment (2HK + HV*V instead of 2HK + 2HV*V).
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

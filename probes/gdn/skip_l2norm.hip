@@ -1,4 +1,4 @@
-// Mutant (issue 3): the l2norm of q and k is skipped: a numeric bug, not a layout one.
+// Mutant: the l2norm of q and k is skipped: a numeric bug, not a layout one.
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

@@ -1,4 +1,4 @@
-// Mutant (issue 3): the state read and written as [HV,V,K] while the kernel claims [HV,K,V].
+// Mutant: the state read and written as [HV,V,K] while the kernel claims [HV,K,V].
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

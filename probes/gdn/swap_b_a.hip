@@ -1,4 +1,4 @@
-// Mutant (issue 3): B and A swapped: beta is computed from the decay input and vice versa.
+// Mutant: B and A swapped: beta is computed from the decay input and vice versa.
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

@@ -1,4 +1,4 @@
-// Mutant (issue 3): Q and K swapped: the query is read from the key segment and vice versa.
+// Mutant: Q and K swapped: the query is read from the key segment and vice versa.
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

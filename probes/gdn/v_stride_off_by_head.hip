@@ -1,4 +1,4 @@
-// Mutant (issue 3): V read one head too far: V[hv] comes from V[hv + 1] (the last head reads Z[0]).
+// Mutant: V read one head too far: V[hv] comes from V[hv + 1] (the last head reads Z[0]).
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

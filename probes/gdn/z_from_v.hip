@@ -1,4 +1,4 @@
-// Mutant (issue 3): Z read from the V segment.
+// Mutant: Z read from the V segment.
 // Its manifest claims the flat layout, as the buggy port would: the probes must find the bug.
 #include "flat_addressing.h"
 

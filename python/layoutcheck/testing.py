@@ -113,6 +113,7 @@ def assert_reads_as(verdict, expected):
 
 def assert_gates_pass(verdict):
     """The verdict is clean: nothing misread, the values agree with the reference, no finding,
-    nothing left unverified (a sampled probe is never clean)."""
+    nothing left unverified. A probe sampled under max_probes is clean when every offset it
+    probed reads as the kernel's claim (verdict["sampled"] says so)."""
     if not verdict["clean"]:
         _fail("the kernel does not pass the probe's gates", verdict)

@@ -1,4 +1,4 @@
-// How long lint and diff take on a row of about 10^7 elements (issue 2: each under 2 s on a
+// How long lint and diff take on a row of about 10^7 elements (the budget: each under 2 s on a
 // 2-core machine). The contracts are synthetic but shaped like the GDN case they scale up: four
 // fields Q, K, V, Z, the producer flat and group-major, the consumer interleaved per key head
 // (value head hv = h*G + r split into two modes), each with a declared padding tail. The YAML is

@@ -1,4 +1,4 @@
-// The one-hot sweep of issue 3's budget: every offset of the qkvz row (16,384 at 16/48/128/128)
+// The one-hot sweep's budget: every offset of the qkvz row (16,384 at 16/48/128/128)
 // and of the ba row (96), against the CPU model of the Qwen3-Next kernel fed Qwen3.5 buffers: the
 // article's bug. Prints the time of each sweep and whether the total is within 30 s; exits 1 if
 // the probes do not find exactly the static diff's misread set (a wrong fast answer is no answer).

@@ -51,6 +51,10 @@ void check_offset_invariants(const Field& f) {
   EXPECT_TRUE(in_order);
   EXPECT_TRUE(equal);
   EXPECT_EQ(expected_linear, f.elements());
+  const std::vector<std::int64_t> table = f.offsets();
+  ASSERT_EQ(static_cast<std::int64_t>(table.size()), f.elements());
+  for (std::int64_t linear = 0; linear < f.elements(); ++linear)
+    ASSERT_EQ(table[static_cast<std::size_t>(linear)], f.offset_of_linear(linear)) << linear;
 }
 
 TEST(Field, ForEachOffsetMatchesOffsetOfLinear) {

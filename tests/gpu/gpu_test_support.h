@@ -50,7 +50,7 @@ inline std::string compile_arch() {
 #endif
 }
 
-inline constexpr double kOutputTolerance = 1e-2;  // relative L2 against fp64 (issue 4)
+inline constexpr double kOutputTolerance = 1e-2;  // relative L2 against fp64
 inline constexpr double kStateTolerance = 1e-5;
 
 }  // namespace layoutcheck::testing

@@ -7,12 +7,7 @@ namespace layoutcheck {
 namespace {
 
 std::vector<std::int64_t> field_offsets(const Contract& contract, const char* name) {
-  const Field* field = contract.find_field(name);
-  std::vector<std::int64_t> offsets(static_cast<std::size_t>(field->elements()));
-  field->for_each_offset([&](std::int64_t linear, std::int64_t offset) {
-    offsets[static_cast<std::size_t>(linear)] = offset;
-  });
-  return offsets;
+  return contract.find_field(name)->offsets();
 }
 
 void require_size(const char* buffer, std::size_t actual, std::int64_t needed,

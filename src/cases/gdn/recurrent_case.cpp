@@ -61,27 +61,17 @@ struct Faults {
   bool state_transposed = false;  // S[k][v] read and written where the claim puts S[v][k]
 };
 
-// Every element's offset of a field, by logical linear index: the reference's inner loops index
-// these instead of decomposing indices (a probe sweep runs it thousands of times).
-std::vector<std::int64_t> offsets_of(const Field& field) {
-  std::vector<std::int64_t> offsets(static_cast<std::size_t>(field.elements()));
-  field.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
-    offsets[static_cast<std::size_t>(linear)] = offset;
-  });
-  return offsets;
-}
-
 class RecurrentReference : public CaseRunner {
  public:
   RecurrentReference(const CaseLayouts& layouts, Faults faults, std::string name)
       : shape_(shape_of(layouts)),
         faults_(faults),
         name_(std::move(name)),
-        q_(offsets_of(layouts.at("q").fields[0])),
-        k_(offsets_of(layouts.at("k").fields[0])),
-        v_(offsets_of(layouts.at("v").fields[0])),
-        o_(offsets_of(layouts.at("out").fields[0])),
-        s_(offsets_of(layouts.at("state").fields[0])) {
+        q_(layouts.at("q").fields[0].offsets()),
+        k_(layouts.at("k").fields[0].offsets()),
+        v_(layouts.at("v").fields[0].offsets()),
+        o_(layouts.at("out").fields[0].offsets()),
+        s_(layouts.at("state").fields[0].offsets()) {
     if (faults_.state_transposed && shape_.K != shape_.V)
       throw std::invalid_argument("the state_transposed mutant needs K == V");
   }

@@ -28,7 +28,7 @@
 
 namespace layoutcheck::pangu {
 
-// large_mean is the "mean 1000, spread 0.01", which fp16 holds as a constant row (its step
+// large_mean is "mean 1000, spread 0.01", which fp16 holds as a constant row (its step
 // at 1000 is 0.5); large_mean_finest and small_spread are the rows on which one-pass statistics
 // would really fail: mean 1000 with fp16's finest spread there, and mean 12 with spread 0.01.
 enum class GateValues {

@@ -141,12 +141,7 @@ RopeShape rope_shape_of(const CaseLayouts& layouts) {
 }
 
 std::vector<std::int64_t> pair_offsets(const Contract& contract) {
-  const Field& field = contract.fields[0];
-  std::vector<std::int64_t> offsets(static_cast<std::size_t>(field.elements()));
-  field.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
-    offsets[static_cast<std::size_t>(linear)] = offset;
-  });
-  return offsets;
+  return contract.fields[0].offsets();
 }
 
 }  // namespace layoutcheck::rope

@@ -132,10 +132,7 @@ HostBuffer relaid_out(const HostBuffer& buffer, const Contract& from, const Cont
   for (const Field& target : to.fields) {
     const Field* source = from.find_field(target.name);
     if (source == nullptr || source->elements() != target.elements()) continue;
-    std::vector<std::int64_t> source_offsets(static_cast<std::size_t>(source->elements()));
-    source->for_each_offset([&](std::int64_t linear, std::int64_t offset) {
-      source_offsets[static_cast<std::size_t>(linear)] = offset;
-    });
+    const std::vector<std::int64_t> source_offsets = source->offsets();
     target.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
       const std::int64_t from_offset = source_offsets[static_cast<std::size_t>(linear)];
       for (std::int64_t row = 0; row < buffer.rows; ++row)

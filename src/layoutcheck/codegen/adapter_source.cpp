@@ -52,15 +52,6 @@ std::string fill_bits(DType dtype, double fill, const Padding& padding) {
   }
 }
 
-// Offsets of every element of a field in logical (row-major) order.
-std::vector<std::int64_t> offsets_of(const Field& field) {
-  std::vector<std::int64_t> offsets(static_cast<std::size_t>(field.elements()));
-  field.for_each_offset([&](std::int64_t linear, std::int64_t offset) {
-    offsets[static_cast<std::size_t>(linear)] = offset;
-  });
-  return offsets;
-}
-
 // C++ statements computing `result` = offset of logical element `e` (a local named e) of field.
 // Every size and stride is a literal.
 std::string offset_expression(const Field& field, const std::string& result,
@@ -109,7 +100,7 @@ struct FieldPlan {
 
 FieldPlan plan_field(const Field& from, const Field& to, int vector_elements) {
   FieldPlan plan{&from, &to, from.elements()};
-  const std::vector<std::int64_t> source = offsets_of(from), target = offsets_of(to);
+  const std::vector<std::int64_t> source = from.offsets(), target = to.offsets();
   std::int64_t run = plan.elements;
   for (std::size_t e = 1; e < source.size(); ++e)
     if (source[e] != source[e - 1] + 1 || target[e] != target[e - 1] + 1)

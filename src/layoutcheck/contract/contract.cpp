@@ -116,6 +116,14 @@ std::vector<std::int64_t> Field::shape() const {
   return shape;
 }
 
+std::vector<std::int64_t> Field::offsets() const {
+  std::vector<std::int64_t> table(static_cast<std::size_t>(elements()));
+  for_each_offset([&](std::int64_t linear, std::int64_t offset) {
+    table[static_cast<std::size_t>(linear)] = offset;
+  });
+  return table;
+}
+
 std::vector<std::int64_t> Field::unravel(std::int64_t linear) const {
   std::vector<std::int64_t> index(dims.size());
   for (std::size_t i = dims.size(); i-- > 0;) {

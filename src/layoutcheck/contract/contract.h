@@ -103,6 +103,9 @@ struct Field {
   // per-element division: the fast path for 10^7-element rows.
   template <class Visit>
   void for_each_offset(Visit&& visit) const;
+  // Every element's offset, by logical linear index: a table for inner loops that would
+  // otherwise decompose indices.
+  std::vector<std::int64_t> offsets() const;
 
   // CuTe-style print of the mapping, e.g. "((3,16),128):((128,1024),1)"
   std::string layout_string() const;

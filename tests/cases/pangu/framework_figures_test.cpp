@@ -17,7 +17,7 @@ namespace {
 // The script's output as it writes it (scripts/pangu-framework-bench.py --json), cut to three rows:
 // LayerNorm + gather's compiled output failed the check against eager.
 constexpr const char* kFigures = R"json({
-  "measures": "pangu framework figures (issue 21)", "device": "NVIDIA H200",
+  "measures": "pangu framework figures", "device": "NVIDIA H200",
   "method": {"calls_per_graph": 24, "rotation_bytes": 1073741824, "per_call": "replay / calls"},
   "window": [2, 6, 12], "shift": [-1, -3, -6],
   "operators": [

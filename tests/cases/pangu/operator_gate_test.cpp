@@ -82,7 +82,7 @@ TEST(OperatorGate, TheLargeMeanRowsCatchOnePassStatistics) {
       const std::vector<std::vector<fp16_bits>> one_pass{one_pass_layer_norm(x[0], width)};
       EXPECT_EQ(compare_gate_outputs(input, one_pass, want).outcome, GateOutcome::failed);
     }
-  // The issue's own "mean 1000, spread 0.01" is a constant row once in fp16 (its step there is
+  // "Mean 1000, spread 0.01" is a constant row once in fp16 (its step there is
   // 0.5): it checks the epsilon and the zero output, not the statistics.
   const auto constant =
       gate_input_values(find("layernorm fp16 [1,4096,192]: values, mean 1000, spread 0.01 (a "

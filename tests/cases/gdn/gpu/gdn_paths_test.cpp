@@ -1,4 +1,4 @@
-// Every GDN decode path on the GPU against the fp64 reference (issue 4): output relative L2
+// Every GDN decode path on the GPU against the fp64 reference: output relative L2
 // <= 1e-2, state relative L2 <= 1e-5, conv state bitwise equal to the reference's shift, repeated
 // runs bitwise identical — at batch 1, 3 and 64, for the target shape and odd ones, both state
 // layouts. The upstream kernel fed flat buffers runs and is wrong.

@@ -1,4 +1,4 @@
-// One-hot probes of the shipped GPU paths (issue 4): the upstream kernel fed flat buffers misreads
+// One-hot probes of the shipped GPU paths: the upstream kernel fed flat buffers misreads
 // exactly the static diff's set at 16/48/128/128 and 16/32/128/128; baseline, adapter+upstream
 // and native read everything where the producer put it.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// `layoutcheck run` on ported kernels (issue 4): manifests are read strictly; every port and mutant
+// `layoutcheck run` on ported kernels: manifests are read strictly; every port and mutant
 // in probes/gdn compiles at run time; on a GPU the correct port is clean, the upstream
-// port misreads exactly what the static diff predicts, and each mutant of issue 3 is caught with
+// port misreads exactly what the static diff predicts, and each mutant is caught with
 // the right diagnosis.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -159,7 +159,7 @@ TEST(PortedKernels, UpstreamPortMisreadsWhatTheDiffPredicts) {
   EXPECT_FALSE(report.clean());
 }
 
-// Each mutant: the diagnosis issue 3 asks for, found on the GPU although its manifest claims the
+// Each mutant: the diagnosis it must get, found on the GPU although its manifest claims the
 // right layout.
 TEST(PortedKernels, MutantsAreCaughtWithTheRightDiagnosis) {
   LC_REQUIRE_GPU();
