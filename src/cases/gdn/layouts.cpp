@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "layoutcheck/contract/join.h"
+
 namespace layoutcheck {
 namespace {
 
@@ -25,12 +27,6 @@ std::vector<ExpectedField> expected_fields(GdnBuffer buffer, const GdnShape& sha
       return {{"S", {shape.HV, shape.K, shape.V}}};
   }
   return {};
-}
-
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t d = 0; d < shape.size(); ++d) text += (d ? "," : "") + std::to_string(shape[d]);
-  return text + "]";
 }
 
 [[noreturn]] void layout_error(const Contract& contract, const std::string& message,

@@ -53,10 +53,4 @@ std::vector<double> widen(std::span<const float> values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-std::vector<double> widen(std::span<const bf16_bits> values) {
-  std::vector<double> result(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) result[i] = bf16_to_float(values[i]);
-  return result;
-}
-
 }  // namespace layoutcheck

@@ -16,6 +16,5 @@ double relative_l2(std::span<const float> actual, std::span<const float> expecte
 
 // Widening copies, for comparisons in fp64.
 std::vector<double> widen(std::span<const float> values);
-std::vector<double> widen(std::span<const bf16_bits> values);
 
 }  // namespace layoutcheck

@@ -3,14 +3,14 @@
 #include <string>
 
 #include "layoutcheck/contract/diagnostic.h"
+#include "layoutcheck/contract/join.h"
 
 namespace layoutcheck::rope {
 namespace {
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
+// "[H, P, 2]" as the case's messages write shapes.
+std::string spaced_shape_text(const std::vector<std::int64_t>& shape) {
+  return "[" + join_numbers(shape) + "]";
 }
 
 std::string field_names(const Contract& contract) {
@@ -71,7 +71,7 @@ void validate_pairs(std::string_view buffer, const Contract& contract) {
   const std::vector<std::int64_t> shape = field.shape();
   if (shape.size() != 3 || shape[2] != 2)
     reject(where_in(contract, field.where), buffer, contract,
-           "field X has shape " + shape_text(shape) + ", the case needs [H, P, 2]", fix);
+           "field X has shape " + spaced_shape_text(shape) + ", the case needs [H, P, 2]", fix);
   require_symbol(buffer, contract, field, 0, "H");
   require_symbol(buffer, contract, field, 1, "P");
 }
@@ -88,7 +88,7 @@ void validate_table(const Contract& contract) {
   for (const Field* field : {cos, sin}) {
     if (field->dims.size() != 1)
       reject(where_in(contract, field->where), "cos_sin", contract,
-             "field " + field->name + " has shape " + shape_text(field->shape()) +
+             "field " + field->name + " has shape " + spaced_shape_text(field->shape()) +
                  ", the case needs [P]",
              fix);
     require_symbol("cos_sin", contract, *field, 0, "P");
@@ -129,8 +129,8 @@ RopeShape rope_shape_of(const CaseLayouts& layouts) {
   const RopeShape result{shape[0], shape[1]};
   if (out.fields[0].shape() != shape)
     reject(SourceLocation{out.file}, "out", out,
-           "has X of shape " + shape_text(out.fields[0].shape()) + " but x ('" + x.name +
-               "') has " + shape_text(shape),
+           "has X of shape " + spaced_shape_text(out.fields[0].shape()) + " but x ('" + x.name +
+               "') has " + spaced_shape_text(shape),
            "give x and out the same H and D (--set applies to both)");
   if (table.find_field("COS")->elements() != result.pairs)
     reject(SourceLocation{table.file}, "cos_sin", table,

@@ -11,12 +11,6 @@
 namespace layoutcheck {
 namespace {
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t d = 0; d < shape.size(); ++d) text += (d ? "," : "") + std::to_string(shape[d]);
-  return text + "]";
-}
-
 // Global id of element [0...] of each field, plus the total at the end.
 std::vector<std::int64_t> field_starts(const Contract& contract) {
   std::vector<std::int64_t> starts{0};

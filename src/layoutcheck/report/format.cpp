@@ -23,6 +23,10 @@ std::string with_prefix(double value, const char* unit) {
 
 }  // namespace
 
+std::string format_general(double value) {
+  return printf_string("%.3g", value);
+}
+
 std::string format_significant(double value) {
   if (std::isnan(value)) return "nan";
   const double magnitude = std::fabs(value);

@@ -12,6 +12,8 @@ namespace layoutcheck {
 
 // Three significant digits without exponent: 3.23, 17.0, 153, 1234.
 std::string format_significant(double value);
+// Three significant digits as printf's %g writes them, for limits and errors: 0.02, 1e-05.
+std::string format_general(double value);
 
 // A Markdown table cell: every bare '|' escaped.
 std::string markdown_cell(std::string text);

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "layoutcheck/cases/registry.h"
+#include "layoutcheck/contract/join.h"
+#include "layoutcheck/report/format.h"
 
 namespace layoutcheck {
 
@@ -22,12 +24,6 @@ std::string sizes_text(const std::vector<std::string>& names) {
   std::string text;
   for (std::size_t i = 0; i < names.size(); ++i)
     text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-  return text;
-}
-
-std::string numbers_text(const std::vector<std::int64_t>& values) {
-  std::string text;
-  for (std::int64_t value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
   return text;
 }
 
@@ -64,12 +60,6 @@ void check_problem(const BenchReport& report, const BenchDeclaration& declared) 
                                                 sizes_text(declared.sizes) + ")");
 }
 
-std::string bound_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
-
 // A verdict is re-judged by the case's bounds, not the file's: a file may be stricter, never
 // looser, and may not turn off a gate the case requires.
 void check_thresholds(const BenchReport& report, const BenchDeclaration& declared) {
@@ -78,8 +68,8 @@ void check_thresholds(const BenchReport& report, const BenchDeclaration& declare
   const auto no_looser = [&](const char* member, double value, double bound) {
     if (!(value >= 0 && value <= bound))
       reject_report_member(std::string("thresholds.") + member,
-                           declared.report_name + " holds paths to " + bound_text(bound) +
-                               ", the file to " + bound_text(value));
+                           declared.report_name + " holds paths to " + format_general(bound) +
+                               ", the file to " + format_general(value));
   };
   no_looser("output_rel_l2", recorded.output_rel_l2, bounds.output_rel_l2);
   no_looser("state_rel_l2", recorded.state_rel_l2, bounds.state_rel_l2);
@@ -133,7 +123,7 @@ void check_multi_step(const std::string& member, const MultiStepGate& gate) {
   if (steps.empty() || steps.front() < 1 || !increasing || steps.back() != gate.steps)
     reject_report_member(member + ".checkpoints",
                          "steps must increase from 1 or more and end at steps (" +
-                             std::to_string(gate.steps) + "), got [" + numbers_text(steps) + "]");
+                             std::to_string(gate.steps) + "), got [" + join_numbers(steps) + "]");
 }
 
 void check_negative_control(const std::string& member, const BenchDeclaration& declared,
@@ -237,7 +227,8 @@ void check_counts(const std::string& member, const PathResult& path) {
                                       std::to_string(check.elements) + " elements differ");
   };
   const auto error = [&](const std::string& where, double value) {
-    if (value < 0) reject_report_member(where, "a negative relative error, " + bound_text(value));
+    if (value < 0)
+      reject_report_member(where, "a negative relative error, " + format_general(value));
   };
   for (std::size_t i = 0; i < path.gates.reference.size(); ++i) {
     const ReferenceCheck& check = path.gates.reference[i];

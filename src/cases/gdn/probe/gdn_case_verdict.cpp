@@ -1,16 +1,11 @@
 #include "cases/gdn/probe/gdn_case_verdict.h"
 
 #include "cases/gdn/gdn_case.h"
+#include "layoutcheck/contract/join.h"
 #include "layoutcheck/render/report_text.h"
 
 namespace layoutcheck {
 namespace {
-
-std::string list(const std::vector<std::int64_t>& values) {
-  std::string text;
-  for (std::int64_t value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
-  return text;
-}
 
 Json lanes_json(const std::vector<LaneConsumption>& lanes) {
   Json json = Json::array();
@@ -51,7 +46,7 @@ CaseVerdict gdn_case_verdict(const ProbeVerdict& probe) {
   for (const RoutingFinding& finding : probe.routing)
     verdict.add("routing", buffer,
                 "value head " + std::to_string(finding.value_head) + " reads q and k of key head " +
-                    list(finding.key_heads_read) + " (expected " +
+                    join_numbers(finding.key_heads_read) + " (expected " +
                     std::to_string(finding.expected_key_head) + ")");
   for (const RowStrideFinding& finding : probe.row_stride) {
     std::string message = "batch row " + std::to_string(finding.row) + ": a probe at offset " +

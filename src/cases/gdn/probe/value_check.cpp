@@ -1,23 +1,14 @@
 #include "cases/gdn/probe/value_check.h"
 
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 #include "cases/gdn/random_problem.h"
 #include "cases/gdn/reference.h"
 #include "cases/gdn/relative_error.h"
+#include "layoutcheck/report/format.h"
 
 namespace layoutcheck {
-namespace {
-
-std::string format(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
-
-}  // namespace
 
 ValueCheck check_values(GdnRunner& runner, const GdnShape& shape, const GdnLayouts& layouts,
                         const ValueCheckOptions& options) {
@@ -47,9 +38,10 @@ ValueCheck check_values(GdnRunner& runner, const GdnShape& shape, const GdnLayou
       std::equal(expected.conv_state.begin(), expected.conv_state.end(), actual.conv_state.begin());
   check.passed = check.out_relative_l2 <= options.out_tolerance &&
                  check.state_relative_l2 <= options.state_tolerance && check.conv_state_exact;
-  check.detail = "output relative L2 " + format(check.out_relative_l2) + " (limit " +
-                 format(options.out_tolerance) + "), state " + format(check.state_relative_l2) +
-                 " (limit " + format(options.state_tolerance) + "), conv state " +
+  check.detail = "output relative L2 " + format_general(check.out_relative_l2) + " (limit " +
+                 format_general(options.out_tolerance) + "), state " +
+                 format_general(check.state_relative_l2) + " (limit " +
+                 format_general(options.state_tolerance) + "), conv state " +
                  (check.conv_state_exact ? "bitwise equal" : "differs");
   return check;
 }
