@@ -18,8 +18,9 @@ CaseLayouts case_layouts(const Case& subject, const LoadOptions& load,
   LoadOptions defaults = load;
   defaults.ignore_unknown_overrides = true;  // --set H=3 concerns the files that declare H
   CaseLayouts layouts;
+  // The probed buffer's default is not loaded: its layouts are the producer's and the consumer's.
   for (const BufferSpec& spec : subject.buffers())
-    if (!spec.contract.empty())
+    if (!spec.contract.empty() && spec.name != probed)
       layouts[spec.name] = load_contract((contracts_folder / spec.contract).string(), defaults);
   std::map<std::string, std::string> given;  // buffer -> the file that gave it
   for (const std::string& file : files) {

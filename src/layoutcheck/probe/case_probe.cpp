@@ -663,6 +663,19 @@ std::vector<ProbeFinding> run_value_probes(const Case& subject, CaseRunner& kern
   return findings;
 }
 
+void require_probeable_buffer(const Case& subject, const std::string& buffer) {
+  const auto spec = subject.buffer(buffer);
+  if (spec && spec->reads()) return;
+  std::string readable;
+  for (const BufferSpec& each : subject.buffers())
+    if (each.reads()) readable += (readable.empty() ? "" : ", ") + each.name;
+  refuse("case '" + subject.name() + "' " +
+             (spec ? "writes buffer '" + buffer + "' but does not read it"
+                   : "has no buffer '" + buffer + "'") +
+             ": a probe varies what a kernel reads",
+         "probe a buffer it reads (" + readable + ") with contracts of that buffer");
+}
+
 CaseVerdict probe_case(const Case& subject, CaseRunner& kernel, std::string_view decoder,
                        const CaseProbeRequest& request) {
   const std::vector<std::string> offered = subject.decoders();
@@ -672,25 +685,13 @@ CaseVerdict probe_case(const Case& subject, CaseRunner& kernel, std::string_view
     refuse("case '" + subject.name() + "' has no decoder '" + std::string(decoder) + "'",
            "one of: " + list);
   }
-  const auto spec = subject.buffer(request.buffer);
-  if (!spec || !spec->reads()) {
-    std::string readable;
-    for (const BufferSpec& buffer : subject.buffers())
-      if (buffer.reads()) readable += (readable.empty() ? "" : ", ") + buffer.name;
-    refuse("case '" + subject.name() + "' " +
-               (spec ? "writes buffer '" + request.buffer + "' but does not read it"
-                     : "has no buffer '" + request.buffer + "'") +
-               ": a probe varies what a kernel reads",
-           "probe a buffer it reads (" + readable + ") with contracts of that buffer");
-  }
+  require_probeable_buffer(subject, request.buffer);
   const auto model = request.model.find(request.buffer);
   const auto claimed = request.claimed.find(request.buffer);
   if (model == request.model.end() || claimed == request.claimed.end())
     refuse("no contract for buffer '" + request.buffer + "'", "give --producer and --consumer");
-  for (const auto& [name, contract] : request.model) subject.validate_layout(name, contract);
-  for (const auto& [name, contract] : request.claimed) subject.validate_layout(name, contract);
-  require_same_fields(model->second, claimed->second);
   if (request.rows < 1) refuse("at least one row per run", "--rows 2");
+  // Before any work on the contracts: a window contract's validation alone walks every element.
   for (const CaseLayouts* layouts : {&request.model, &request.claimed})
     for (const auto& [name, contract] : *layouts) {
       std::int64_t elements = 0;
@@ -701,6 +702,9 @@ CaseVerdict probe_case(const Case& subject, CaseRunner& kernel, std::string_view
                    std::to_string(request.element_cap) + " elements",
                "fewer --rows, smaller sizes with --set, or a higher --max-elements");
     }
+  for (const auto& [name, contract] : request.model) subject.validate_layout(name, contract);
+  for (const auto& [name, contract] : request.claimed) subject.validate_layout(name, contract);
+  require_same_fields(model->second, claimed->second);
   const Setup setup{model->second, claimed->second, RowMap::build(model->second),
                     row_stride(model->second)};
   if (decoder == kDependenceDecoder) return probe_dependence(subject, kernel, request, setup);

@@ -57,6 +57,10 @@ struct CaseProbeRequest {
 std::vector<ProbeFinding> run_value_probes(const Case& subject, CaseRunner& kernel,
                                            const CaseProbeRequest& request);
 
+// @post throws InputError (rule "probe") unless the case reads `buffer`: a probe varies what a
+//       kernel reads. Cheap, so a request can be refused before its contracts are loaded.
+void require_probeable_buffer(const Case& subject, const std::string& buffer);
+
 // @post throws InputError (rule "probe") when the decoder does not apply to the case or the buffer
 //       (a data-movement probe of an operator that computes), or the layouts do not fit the case;
 //       std::runtime_error when the runner fails.

@@ -1,6 +1,7 @@
 #include "layoutcheck/probe/case_probe_request.h"
 
 #include "layoutcheck/cases/case_layouts.h"
+#include "layoutcheck/probe/case_probe.h"
 
 namespace layoutcheck {
 
@@ -28,6 +29,7 @@ CaseProbeRequest case_probe_request(const Case& subject, const CaseProbeFiles& f
                                     "')",
                                 "give two contracts of the probed buffer"});
   require_case_buffer(subject, request.buffer, files.producer);
+  require_probeable_buffer(subject, request.buffer);
   request.model =
       case_layouts(subject, load, files.producer_with, contracts_folder, request.buffer);
   request.model[request.buffer] = producer;
