@@ -19,7 +19,7 @@
 #include "layoutcheck/render/explain.h"
 #include "layoutcheck/render/grid_level.h"
 #include "layoutcheck/render/grid_svg.h"
-#include "layoutcheck/render/report_json.h"
+#include "layoutcheck/render/misread_json.h"
 #include "layoutcheck/render/svg.h"
 
 namespace layoutcheck::python {

@@ -4,7 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck::python {
 

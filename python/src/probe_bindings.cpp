@@ -15,7 +15,7 @@
 #include "layoutcheck/cases/registry.h"
 #include "layoutcheck/probe/case_probe.h"
 #include "layoutcheck/probe/case_probe_request.h"
-#include "layoutcheck/render/report_json.h"
+#include "layoutcheck/render/misread_json.h"
 
 namespace layoutcheck::python {
 

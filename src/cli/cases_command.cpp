@@ -6,8 +6,8 @@
 #include "commands.h"
 #include "common.h"
 #include "layoutcheck/cases/registry.h"
-#include "layoutcheck/render/json.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/json/json.h"
+#include "layoutcheck/render/misread_text.h"
 
 namespace layoutcheck::cli {
 namespace {

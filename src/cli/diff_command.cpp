@@ -12,9 +12,9 @@
 #include "common.h"
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
-#include "layoutcheck/render/report_json.h"
-#include "layoutcheck/render/report_markdown.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_json.h"
+#include "layoutcheck/render/misread_markdown.h"
+#include "layoutcheck/render/misread_text.h"
 #include "layoutcheck/render/svg.h"
 
 namespace layoutcheck::cli {

@@ -27,7 +27,7 @@
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/probe/case_probe.h"
 #include "layoutcheck/probe/case_probe_request.h"
-#include "layoutcheck/render/report_json.h"
+#include "layoutcheck/render/misread_json.h"
 #ifdef LAYOUTCHECK_HAVE_GPU
 #include "cases/gdn/gpu/gpu_runner_registry.h"
 #endif

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli_runner.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 namespace {

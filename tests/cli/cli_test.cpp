@@ -15,7 +15,7 @@
 
 #include "cli_runner.h"
 #include "layoutcheck/contract/read_file.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 #include "scratch_folder.h"
 
 namespace {

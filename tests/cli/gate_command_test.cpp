@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli_runner.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace {
 

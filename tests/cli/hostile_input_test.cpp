@@ -19,7 +19,7 @@
 
 #include "layoutcheck/contract/read_file.h"
 #include "layoutcheck/profile/profile.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 #include "scratch_folder.h"
 
 namespace layoutcheck {

@@ -6,7 +6,7 @@
 #include "layoutcheck/diff/diff.h"
 #include "layoutcheck/render/lint_report.h"
 #include "layoutcheck/render/markdown_text.h"
-#include "layoutcheck/render/report_markdown.h"
+#include "layoutcheck/render/misread_markdown.h"
 #include "render/shipped_contract.h"
 
 namespace layoutcheck {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 #include "layoutcheck/report/json_report.h"
 
 namespace layoutcheck::testing {

@@ -7,7 +7,7 @@
 #include "cases/pangu/framework_window.h"
 #include "layoutcheck/contract/diagnostic.h"
 #include "layoutcheck/contract/read_file.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck::pangu {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "layoutcheck/render/report_json.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_json.h"
+#include "layoutcheck/render/misread_text.h"
 
 namespace layoutcheck {
 void CaseVerdict::add(std::string kind, std::string buffer_name, std::string message) {

@@ -13,7 +13,7 @@
 
 #include "layoutcheck/cases/case.h"  // ProbeFinding
 #include "layoutcheck/diff/read_map.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

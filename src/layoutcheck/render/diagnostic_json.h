@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "layoutcheck/contract/diagnostic.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

@@ -15,7 +15,7 @@
 
 #include "layoutcheck/contract/contract.h"
 #include "layoutcheck/contract/row_map.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

@@ -15,7 +15,7 @@
 
 #include "layoutcheck/check/lint_report.h"
 #include "layoutcheck/contract/diagnostic.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

@@ -10,7 +10,7 @@
 
 #include "layoutcheck/contract/row_map.h"
 #include "layoutcheck/render/moved_runs.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_text.h"
 #include "layoutcheck/render/svg_canvas.h"
 
 namespace layoutcheck {

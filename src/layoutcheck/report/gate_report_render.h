@@ -5,7 +5,7 @@
 #include <string>
 
 #include "layoutcheck/cases/gate_report.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

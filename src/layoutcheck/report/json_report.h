@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "layoutcheck/bench/result.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "layoutcheck/bench/operator_report.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

@@ -15,7 +15,7 @@
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
 #include "layoutcheck/gpu/device.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_text.h"
 
 namespace layoutcheck::gpu {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "cases/gdn/gdn_case.h"
 #include "layoutcheck/contract/join.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_text.h"
 
 namespace layoutcheck {
 namespace {

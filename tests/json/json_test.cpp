@@ -1,5 +1,5 @@
 // The project's JSON model: printing (escapes, numbers, stable layout) and reading back.
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 #include <gtest/gtest.h>
 

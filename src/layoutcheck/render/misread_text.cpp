@@ -1,4 +1,4 @@
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_text.h"
 
 #include <algorithm>
 #include <cstdio>

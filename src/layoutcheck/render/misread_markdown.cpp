@@ -1,4 +1,4 @@
-#include "layoutcheck/render/report_markdown.h"
+#include "layoutcheck/render/misread_markdown.h"
 
 #include <algorithm>
 #include <vector>

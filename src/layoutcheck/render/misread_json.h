@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "layoutcheck/diff/read_map.h"
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 namespace layoutcheck {
 

@@ -1,4 +1,4 @@
-#include "layoutcheck/render/report_json.h"
+#include "layoutcheck/render/misread_json.h"
 
 #include <algorithm>
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "layoutcheck/diff/read_map.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_text.h"
 
 namespace layoutcheck {
 

@@ -1,4 +1,4 @@
-#include "layoutcheck/render/json.h"
+#include "layoutcheck/json/json.h"
 
 #include <charconv>
 #include <cmath>

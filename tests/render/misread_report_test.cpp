@@ -3,8 +3,8 @@
 
 #include "layoutcheck/contract/parse.h"
 #include "layoutcheck/diff/diff.h"
-#include "layoutcheck/render/report_json.h"
-#include "layoutcheck/render/report_text.h"
+#include "layoutcheck/render/misread_json.h"
+#include "layoutcheck/render/misread_text.h"
 
 namespace layoutcheck {
 namespace {
