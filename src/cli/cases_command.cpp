@@ -27,16 +27,14 @@ int run_cases(bool json) {
                          .set("description", spec.description));
       Json abis = Json::array();
       for (const AbiSpec& abi : known->abis()) {
-        Json passed = Json::array();
-        for (const std::string& name : abi.buffers) passed.push(name);
+        Json passed = Json::strings(abi.buffers);
         abis.push(Json::object()
                       .set("name", abi.name)
                       .set("description", abi.description)
                       .set("header", abi.header)
                       .set("buffers", std::move(passed)));
       }
-      Json decoders = Json::array();
-      for (const std::string& name : known->decoders()) decoders.push(name);
+      Json decoders = Json::strings(known->decoders());
       Json mutants = Json::array();
       for (const auto& [name, description] : known->mutants())
         mutants.push(Json::object().set("name", name).set("description", description));

@@ -53,6 +53,12 @@ class Json {
   Json(std::string_view value) : value_(std::string(value)) {}
 
   static Json array() { return Json(Array{}); }
+  // An array of the strings, in order.
+  static Json strings(const std::vector<std::string>& items) {
+    Json list = array();
+    for (const std::string& item : items) list.push(item);
+    return list;
+  }
   static Json object() { return Json(Object{}); }
 
   Kind kind() const { return static_cast<Kind>(value_.index()); }

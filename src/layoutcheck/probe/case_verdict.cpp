@@ -195,8 +195,7 @@ Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
   for (const auto& [kind, number] : verdict.finding_counts) counts.set(kind, number);
   json.set("finding_counts", std::move(counts));
   json.set("sampled", verdict.sampled()).set("placed_by_claim", verdict.placed_by_claim);
-  Json notes = Json::array();
-  for (const std::string& note : verdict.notes) notes.push(note);
+  Json notes = Json::strings(verdict.notes);
   json.set("notes", std::move(notes));
   json.set("details", verdict.details);
   Json values = Json::object();
@@ -204,8 +203,7 @@ Json case_verdict_json(const CaseVerdict& verdict, std::size_t max_runs) {
       .set("agree", verdict.values_ok)
       .set("detail", verdict.values_detail);
   json.set("values", std::move(values));
-  Json gaps = Json::array();
-  for (const std::string& gap : verdict.not_verified) gaps.push(gap);
+  Json gaps = Json::strings(verdict.not_verified);
   json.set("not_verified", std::move(gaps));
   json.set("clean", verdict.clean()).set("conclusion", verdict.conclusion());
   return json;

@@ -209,9 +209,7 @@ std::string port_check_text(const PortCheck& check) {
 Json port_check_json(const PortCheck& check) {
   Json buffers = Json::array();
   for (const CaseVerdict& verdict : check.buffers) buffers.push(case_verdict_json(verdict));
-  Json gaps = Json::array(), notes = Json::array();
-  for (const std::string& gap : check.not_verified) gaps.push(gap);
-  for (const std::string& note : check.notes) notes.push(note);
+  Json gaps = Json::strings(check.not_verified), notes = Json::strings(check.notes);
   return Json::object()
       .set("port", check.port)
       .set("buffers", std::move(buffers))

@@ -178,8 +178,7 @@ Json profile_json(const Profile& profile, const ProfileOptions& options) {
     if (r.bandwidth_pct && *r.bandwidth_pct > 100) entry.set("exceeds_copy_bandwidth", true);
     ranked_json.push(std::move(entry));
   }
-  Json notes = Json::array();
-  for (const std::string& note : profile.notes) notes.push(note);
+  Json notes = Json::strings(profile.notes);
   Json costs = Json::array();
   for (const ProfiledOperator* op : overheads(profile))
     costs.push(Json::object()

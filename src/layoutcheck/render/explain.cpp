@@ -181,8 +181,7 @@ Json explanation_to_json(const Explanation& explanation) {
     dims.push(entry.set("modes", modes));
   }
   if (!explanation.also.empty()) {  // only where fields alias: the common case stays as it was
-    Json also = Json::array();
-    for (const std::string& other : explanation.also) also.push(other);
+    Json also = Json::strings(explanation.also);
     json.set("also", std::move(also));
   }
   return json.set("element", explanation.element_name)

@@ -7,8 +7,7 @@ namespace layoutcheck {
 Json structure_to_json(const StructuralSummary& structure) {
   Json fields = Json::array();
   for (const FieldStructure& field : structure.fields) {
-    Json changes = Json::array();
-    for (const std::string& change : field.changes) changes.push(change);
+    Json changes = Json::strings(field.changes);
     fields.push(Json::object()
                     .set("name", field.field)
                     .set("producer", Json::object()
@@ -30,8 +29,7 @@ Json token_moves_to_json(const TokenMoves& moves) {
     for (std::int64_t value : values) array.push(value);
     return array;
   };
-  Json axes = Json::array();
-  for (const std::string& axis : moves.axes) axes.push(axis);
+  Json axes = Json::strings(moves.axes);
   Json groups = Json::array();
   for (const TokenMoveGroup& group : moves.groups) {
     Json mode_moves = Json::object();
@@ -73,12 +71,9 @@ Json report_to_json(const MisreadReport& report, std::size_t max_runs) {
                   .set("producer", run.producer)
                   .set("consumer", run.consumer));
   }
-  Json unresolved = Json::array();
-  for (const std::string& name : report.unresolved_elements) unresolved.push(name);
-  Json row_mismatches = Json::array();
-  for (const std::string& rows : report.row_mismatches) row_mismatches.push(rows);
-  Json notes = Json::array();
-  for (const std::string& note : report.notes) notes.push(note);
+  Json unresolved = Json::strings(report.unresolved_elements);
+  Json row_mismatches = Json::strings(report.row_mismatches);
+  Json notes = Json::strings(report.notes);
   Json json = Json::object();
   json.set("producer", report.producer_file)
       .set("consumer", report.consumer_file)

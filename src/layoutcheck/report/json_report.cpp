@@ -78,8 +78,7 @@ Json gates_json(const GateRecord& gates) {
                             .set("source", gates.probe->source)
                             .set("elements", gates.probe->elements)
                             .set("misread", gates.probe->misread));
-  Json failures = Json::array();
-  for (const std::string& failure : gates.failures) failures.push(failure);
+  Json failures = Json::strings(gates.failures);
   return record.set("failures", failures);
 }
 
@@ -96,8 +95,7 @@ Json stage_json(const StageTraffic& stage) {
 Json path_json(const BenchReport& report, const PathResult& path) {
   Json stages = Json::array();
   for (const StageTraffic& stage : path.stages) stages.push(stage_json(stage));
-  Json reasons = Json::array();
-  for (const std::string& reason : path.validity.reasons) reasons.push(reason);
+  Json reasons = Json::strings(path.validity.reasons);
   const double bandwidth = report.copy_bandwidth.bytes_per_second();
   Json timings = Json::array();
   for (const BatchTiming& timing : path.timings) {

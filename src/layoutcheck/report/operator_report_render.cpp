@@ -230,9 +230,9 @@ Json operator_report_json(const OperatorBenchReport& report) {
     if (ratio) entry.set("speedup", *ratio);
     models.push(std::move(entry));
   }
-  Json misses = Json::array(), not_checked = Json::array(), not_merged = Json::array();
-  for (const std::string& miss : operator_target_misses(report)) misses.push(miss);
-  for (const std::string& target : operator_targets_not_checked(report)) not_checked.push(target);
+  Json misses = Json::strings(operator_target_misses(report));
+  Json not_checked = Json::strings(operator_targets_not_checked(report));
+  Json not_merged = Json::array();
   for (const auto& [prototype, why] : report.not_merged)
     not_merged.push(Json::object().set("prototype", prototype).set("why", why));
   return Json::object()
