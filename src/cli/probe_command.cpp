@@ -241,13 +241,7 @@ int run_probe(const ProbeCommandOptions& options) {
   ProgressBar bar(std::string(gdn_buffer_name(buffer)));
   probe.progress = [&bar](std::int64_t done, std::int64_t total) { bar.update(done, total); };
 
-  CaseVerdict verdict = gdn_case_verdict(probe_gdn_runner(*kernel, target, probe));
-  // GDN's decoder feeds the model and the kernel the same buffers but the probed one.
-  for (GdnBuffer other : {GdnBuffer::qkvz, GdnBuffer::ba, GdnBuffer::state}) {
-    if (other == buffer) continue;
-    const std::string& name = layout_of(target.consumer, other).name;
-    verdict.other_layouts.push_back({std::string(gdn_buffer_name(other)), name, name});
-  }
+  const CaseVerdict verdict = gdn_case_verdict(probe_gdn_runner(*kernel, target, probe));
   if (options.json) {
     std::cout << case_verdict_json(verdict, options.max_runs.value_or(kAllRuns)).dump() << "\n";
   } else {

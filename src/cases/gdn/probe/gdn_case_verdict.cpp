@@ -40,6 +40,8 @@ CaseVerdict gdn_case_verdict(const ProbeVerdict& probe) {
   verdict.agrees_with_diff = probe.agrees_with_diff;
   verdict.unresolved = probe.unresolved_probes;
   verdict.placed_by_claim = probe.placed_by_claim;
+  for (const auto& [other, contract] : probe.not_probed)
+    verdict.other_layouts.push_back({std::string(gdn_buffer_name(other)), contract, contract});
   for (const OffsetRun& run : probe.never_read)
     verdict.notes.push_back("never read: " + offsets_text(run.offset_begin, run.offset_end) + " (" +
                             run.holds + ")");

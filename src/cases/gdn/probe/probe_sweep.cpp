@@ -215,6 +215,9 @@ ProbeVerdict probe_gdn_runner(GdnRunner& runner, const ProbeTarget& target,
   ProbeVerdict verdict;
   verdict.runner = runner.name();
   verdict.buffer = target.buffer;
+  for (GdnBuffer other : {GdnBuffer::qkvz, GdnBuffer::ba, GdnBuffer::state})
+    if (other != target.buffer)
+      verdict.not_probed.emplace_back(other, layout_of(target.consumer, other).name);
   const std::vector<std::int64_t> offsets =
       sampled_offsets(row_size, options.max_probes, options.seed);
   verdict.offsets = row_size;

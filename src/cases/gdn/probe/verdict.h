@@ -82,6 +82,9 @@ struct ProbeVerdict {
   std::vector<RowStrideFinding> row_stride;
   std::int64_t sweep_batch = 0;  // probes per runner call
   ValueCheck values;
+  // The buffers not probed and the contract each was laid out by: the kernel's claim, which the
+  // sweep feeds the reference too.
+  std::vector<std::pair<GdnBuffer, std::string>> not_probed;
 
   // Every element read from where the producer put it, every head routed right, rows right.
   bool layout_ok() const {
